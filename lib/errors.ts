@@ -1,0 +1,266 @@
+/**
+ * Error classes of Gatehouse. Each has a stable `type` (wire-compatible with Auth.js) and a `kind` that decides which
+ * page a browser is sent to. Messages are short and fixed; data goes into `cause`.
+ *
+ * @example
+ * ```ts
+ * import { CredentialsSignin } from "gatehouse/errors"
+ * class InvalidLogin extends CredentialsSignin { code = "invalid_login" }
+ * ```
+ */
+
+/** Every error type Gatehouse can raise. */
+export type ErrorType =
+  | "AccessDenied"
+  | "AccountNotLinked"
+  | "AdapterError"
+  | "AuthError"
+  | "CallbackRouteError"
+  | "CredentialsSignin"
+  | "DuplicateConditionalUI"
+  | "EmailSignInError"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "ExperimentalFeatureNotEnabled"
+  | "InvalidCallbackUrl"
+  | "InvalidCheck"
+  | "InvalidEndpoints"
+  | "InvalidProvider"
+  | "JWTSessionError"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingCSRF"
+  | "MissingSecret"
+  | "MissingWebAuthnAutocomplete"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "OAuthSignInError"
+  | "SessionTokenError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "UnsupportedStrategy"
+  | "UntrustedHost"
+  | "Verification"
+  | "WebAuthnVerificationError"
+  | "InvalidConfig"
+
+/** Which built-in page a browser lands on for an error. */
+export type ErrorPageKind = "signIn" | "error"
+
+/** Extra data attached to an error. `err` holds the underlying error, if any. */
+export type ErrorCause = Record<string, unknown> & { err?: Error }
+
+/**
+ * Base class of every Gatehouse error.
+ *
+ * @example
+ * ```ts
+ * throw new AuthError("Something broke", { cause: { provider: "github" } })
+ * ```
+ */
+export class AuthError extends Error {
+  /** Identifies the error in logs and, when client-safe, in the `error=` query of a redirect. */
+  type: ErrorType
+  /** The page a browser is sent to: `signIn` or `error`. */
+  kind: ErrorPageKind
+  declare cause?: ErrorCause
+
+  constructor(message?: string | Error | ErrorOptions, errorOptions?: ErrorOptions) {
+    if (message instanceof Error) {
+      super(message.message, { cause: { err: message, ...asRecord(message.cause), ...asRecord(errorOptions?.cause) } })
+    } else if (typeof message === "string") {
+      super(message, normalizeOptions(errorOptions))
+    } else {
+      super(undefined, normalizeOptions(message ?? errorOptions))
+    }
+    const ctor = new.target as unknown as { type?: ErrorType; kind?: ErrorPageKind }
+    this.type = ctor.type ?? "AuthError"
+    this.kind = ctor.kind ?? "error"
+    this.name = new.target.name
+  }
+
+  static type: ErrorType = "AuthError"
+  static kind: ErrorPageKind = "error"
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {}
+}
+
+function normalizeOptions(options?: ErrorOptions): ErrorOptions | undefined {
+  if (!options || options.cause === undefined) return options
+  if (options.cause instanceof Error) return { cause: { err: options.cause } }
+  return options
+}
+
+/** Base of the errors that send a browser back to the sign-in page. */
+export class SignInError extends AuthError {
+  static override kind: ErrorPageKind = "signIn"
+}
+
+/** The `signIn` callback returned false or threw. */
+export class AccessDenied extends AuthError {
+  static override type: ErrorType = "AccessDenied"
+}
+/** An adapter method threw. */
+export class AdapterError extends AuthError {
+  static override type: ErrorType = "AdapterError"
+}
+/** An unexpected error inside the callback route. */
+export class CallbackRouteError extends AuthError {
+  static override type: ErrorType = "CallbackRouteError"
+}
+/** A configuration error happened while the error page itself was requested. */
+export class ErrorPageLoop extends AuthError {
+  static override type: ErrorType = "ErrorPageLoop"
+}
+/** An `events.*` handler threw; logged, the flow continues. */
+export class EventError extends AuthError {
+  static override type: ErrorType = "EventError"
+}
+/** A callback URL that is not a valid http(s) URL. */
+export class InvalidCallbackUrl extends AuthError {
+  static override type: ErrorType = "InvalidCallbackUrl"
+}
+/**
+ * Sign-in with the credentials provider failed. Subclass it to set a `code`, which reaches the URL
+ * (`error=CredentialsSignin&code=<code>`), so it must not say which of the credentials was wrong.
+ */
+export class CredentialsSignin extends SignInError {
+  static override type: ErrorType = "CredentialsSignin"
+  /** Sent to the client in the `code` query parameter. */
+  code = "credentials"
+}
+/** An OAuth provider has neither an issuer nor the endpoint named in the message. */
+export class InvalidEndpoints extends AuthError {
+  static override type: ErrorType = "InvalidEndpoints"
+}
+/** A state, PKCE, nonce or WebAuthn challenge check failed. */
+export class InvalidCheck extends AuthError {
+  static override type: ErrorType = "InvalidCheck"
+}
+/** A JWT session could not be read. */
+export class JWTSessionError extends AuthError {
+  static override type: ErrorType = "JWTSessionError"
+}
+/** A feature needs an adapter and none is configured. */
+export class MissingAdapter extends AuthError {
+  static override type: ErrorType = "MissingAdapter"
+}
+/** The adapter lacks methods a feature needs. */
+export class MissingAdapterMethods extends AuthError {
+  static override type: ErrorType = "MissingAdapterMethods"
+}
+/** A credentials provider has no `authorize` function. */
+export class MissingAuthorize extends AuthError {
+  static override type: ErrorType = "MissingAuthorize"
+}
+/** No secret is configured. */
+export class MissingSecret extends AuthError {
+  static override type: ErrorType = "MissingSecret"
+}
+/** The name the interface spec uses for {@link MissingSecret}; same class, `type` stays `MissingSecret`. */
+export const MissingSecretError = MissingSecret
+export type MissingSecretError = MissingSecret
+/** The OAuth account is already linked to another user, or its email belongs to another user. */
+export class OAuthAccountNotLinked extends SignInError {
+  static override type: ErrorType = "OAuthAccountNotLinked"
+}
+/** The OAuth provider answered the callback with an error. */
+export class OAuthCallbackError extends SignInError {
+  static override type: ErrorType = "OAuthCallbackError"
+}
+/** The provider's `profile()` threw or returned something unusable. */
+export class OAuthProfileParseError extends AuthError {
+  static override type: ErrorType = "OAuthProfileParseError"
+}
+/** A database session could not be read. */
+export class SessionTokenError extends AuthError {
+  static override type: ErrorType = "SessionTokenError"
+}
+/** Starting an OAuth sign-in failed. */
+export class OAuthSignInError extends SignInError {
+  static override type: ErrorType = "OAuthSignInError"
+}
+/** Sending a sign-in email failed. */
+export class EmailSignInError extends SignInError {
+  static override type: ErrorType = "EmailSignInError"
+}
+/** Signing out failed; logged, the flow continues. */
+export class SignOutError extends AuthError {
+  static override type: ErrorType = "SignOutError"
+}
+/** The request names no known action, or an action with the wrong method. */
+export class UnknownAction extends AuthError {
+  static override type: ErrorType = "UnknownAction"
+}
+/** The configured session strategy cannot work with the configured providers. */
+export class UnsupportedStrategy extends AuthError {
+  static override type: ErrorType = "UnsupportedStrategy"
+}
+/** The provider does not exist or cannot serve this route. */
+export class InvalidProvider extends AuthError {
+  static override type: ErrorType = "InvalidProvider"
+}
+/** The host of the request is not trusted (`trustHost`). */
+export class UntrustedHost extends AuthError {
+  static override type: ErrorType = "UntrustedHost"
+}
+/** A sign-in link is invalid, used or expired. */
+export class Verification extends AuthError {
+  static override type: ErrorType = "Verification"
+}
+/** The CSRF token was missing or wrong. */
+export class MissingCSRF extends SignInError {
+  static override type: ErrorType = "MissingCSRF"
+}
+/** A WebAuthn credential is already linked to another user. */
+export class AccountNotLinked extends SignInError {
+  static override type: ErrorType = "AccountNotLinked"
+}
+/** More than one WebAuthn provider has conditional UI enabled. */
+export class DuplicateConditionalUI extends AuthError {
+  static override type: ErrorType = "DuplicateConditionalUI"
+}
+/** A WebAuthn provider with conditional UI has no `webauthn` autocomplete field. */
+export class MissingWebAuthnAutocomplete extends AuthError {
+  static override type: ErrorType = "MissingWebAuthnAutocomplete"
+}
+/** A WebAuthn response did not verify. */
+export class WebAuthnVerificationError extends AuthError {
+  static override type: ErrorType = "WebAuthnVerificationError"
+}
+/** An experimental feature is used without being enabled. */
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  static override type: ErrorType = "ExperimentalFeatureNotEnabled"
+}
+/** A configuration value is invalid (Gatehouse-specific: shapes the reference does not check). */
+export class InvalidConfig extends AuthError {
+  static override type: ErrorType = "InvalidConfig"
+}
+
+/** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
+const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  "CredentialsSignin",
+  "OAuthAccountNotLinked",
+  "OAuthCallbackError",
+  "AccessDenied",
+  "Verification",
+  "MissingCSRF",
+  "AccountNotLinked",
+  "WebAuthnVerificationError",
+])
+
+/**
+ * Whether an error's `type` may be shown to the browser.
+ *
+ * @example
+ * ```ts
+ * isClientSafeError(new AccessDenied()) // true
+ * ```
+ */
+export function isClientSafeError(error: unknown): error is AuthError {
+  return error instanceof AuthError && clientSafeTypes.has(error.type)
+}
