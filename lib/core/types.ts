@@ -158,8 +158,10 @@ export interface CallbacksOptions {
   }) => Awaitable<Session | Record<string, unknown>>
   jwt: (params: {
     token: JWT
-    user: User | AdapterUser
-    account: Account | null
+    /** Present at sign-in (`trigger` "signIn"/"signUp") only. */
+    user?: User | AdapterUser
+    /** Present at sign-in only. */
+    account?: Account | null
     profile?: Profile
     trigger?: "signIn" | "signUp" | "update"
     isNewUser?: boolean

@@ -34,3 +34,6 @@ export interface GetTokenParams<R extends boolean = false> {
   decode?: (params: JWTDecodeParams) => JWT | null | PromiseLike<JWT | null>
   logger?: Pick<LoggerInstance, "error" | "debug"> | Console
 }
+
+/** What `getToken` resolves: the raw JWE string with `raw: true`, else the decoded payload; `null` when absent or invalid. */
+export type GetTokenResult<R extends boolean = false> = (R extends true ? string : JWT) | null

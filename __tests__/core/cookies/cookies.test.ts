@@ -1,0 +1,75 @@
+import { parseCookieHeader } from "../../../lib/core/cookies/parse"
+import { defaultCookies, resolveCookies } from "../../../lib/core/cookies/names"
+import { CookieJar } from "../../../lib/core/cookies/jar"
+import { CHUNK_SIZE, readSessionCookie, writeSessionCookie } from "../../../lib/core/cookies/session-store"
+import { Auth } from "../../../lib/core"
+import { credentialsConfig, makeRequest, setCookies } from "../helpers"
+
+describe("parseCookieHeader", () => {
+  it("percent-decodes values, first duplicate wins, strips quotes", () => {
+    expect(parseCookieHeader('a=1; b=%7C; a=2; c="q"')).toEqual({ a: "1", b: "|", c: "q" })
+  })
+
+  it("does not trim or normalise names beyond ASCII OWS (Cookie Chaos)", () => {
+    const parsed = parseCookieHeader("\u00a0__Host-authjs.csrf-token=evil; __Host-authjs.csrf-token =x")
+    expect(parsed["__Host-authjs.csrf-token"]).toBe("x")
+    expect(Object.keys(parsed)).toContain("\u00a0__Host-authjs.csrf-token")
+  })
+
+  it("ignores legacy $Version attributes as ordinary names and survives malformed input", () => {
+    expect(parseCookieHeader("$Version=1; a=%ZZ; ;=; b")).toEqual({ $Version: "1", a: "%ZZ" })
+    expect(parseCookieHeader(undefined)).toEqual({})
+  })
+})
+
+describe("cookie names and options", () => {
+  it("uses __Secure- (and __Host- for CSRF) on https", () => {
+    const secure = defaultCookies(true)
+    expect(secure.sessionToken.name).toBe("__Secure-authjs.session-token")
+    expect(secure.csrfToken.name).toBe("__Host-authjs.csrf-token")
+    expect(secure.pkceCodeVerifier).toEqual({
+      name: "__Secure-authjs.pkce.code_verifier",
+      options: { httpOnly: true, sameSite: "lax", path: "/", secure: true, maxAge: 900 },
+    })
+    expect(defaultCookies(false).callbackUrl.name).toBe("authjs.callback-url")
+  })
+
+  it("deep-merges config.cookies: a name alone, or a single option", () => {
+    const c = resolveCookies(false, { sessionToken: { options: { domain: "example.com" } }, csrfToken: { name: "x" } })
+    expect(c.sessionToken).toEqual({
+      name: "authjs.session-token",
+      options: { httpOnly: true, sameSite: "lax", path: "/", secure: false, domain: "example.com" },
+    })
+    expect(c.csrfToken.name).toBe("x")
+  })
+
+  it("useSecureCookies overrides the per-request detection", async () => {
+    const response = await Auth(makeRequest("/auth/csrf"), credentialsConfig({ useSecureCookies: false }))
+    expect([...setCookies(response).keys()]).toEqual(["authjs.csrf-token", "authjs.callback-url"])
+  })
+
+  it("configured cookie names are used on the wire", async () => {
+    const response = await Auth(
+      makeRequest("/auth/csrf"),
+      credentialsConfig({ cookies: { csrfToken: { name: "my-csrf" } } }),
+    )
+    expect(setCookies(response).has("my-csrf")).toBe(true)
+  })
+})
+
+describe("session cookie chunking", () => {
+  it("writes 3936-character chunks and reads them back in order", () => {
+    const jar = new CookieJar()
+    const value = "a".repeat(CHUNK_SIZE) + "b".repeat(CHUNK_SIZE) + "c"
+    writeSessionCookie(jar, "s", value, { path: "/" }, [])
+    const cookies = Object.fromEntries(jar.list().map((c) => [c.name, c.value]))
+    expect(Object.keys(cookies)).toEqual(["s.0", "s.1", "s.2"])
+    const shuffled = { "s.2": cookies["s.2"]!, "s.0": cookies["s.0"]!, "s.1": cookies["s.1"]! }
+    expect(readSessionCookie(shuffled, "s").value).toBe(value)
+  })
+
+  it("a gap in the chunks or foreign suffixes yield no value", () => {
+    expect(readSessionCookie({ "s.0": "a", "s.2": "c" }, "s").value).toBeUndefined()
+    expect(readSessionCookie({ "s.x": "a", sx: "b" }, "s")).toEqual({ value: undefined, present: [] })
+  })
+})

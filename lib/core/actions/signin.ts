@@ -1,0 +1,32 @@
+/** POST /signin[/:provider]: starts a sign-in (CSRF-checked). GET /signin shows the page. */
+import { MissingCSRF, UnknownAction } from "../../errors"
+import { startOAuthSignIn } from "../../oauth"
+import { actionUrl, type RequestContext } from "../context"
+import type { AuthResult } from "../response"
+import { signInPage } from "./pages"
+import { oauthFlowContext } from "./callback/oauth"
+
+/**
+ * Handles GET and POST /signin.
+ *
+ * @example
+ * ```ts
+ * const result = await signInAction(ctx)
+ * ```
+ */
+export async function signInAction(ctx: RequestContext): Promise<AuthResult> {
+  if (ctx.request.method === "GET") {
+    if (ctx.provider) throw new UnknownAction("Unsupported action")
+    return signInPage(ctx)
+  }
+  if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
+  const provider = ctx.provider
+  if (!provider) return { redirect: actionUrl(ctx, "signin") }
+  switch (provider.type) {
+    case "oauth":
+    case "oidc":
+      return { redirect: await startOAuthSignIn(oauthFlowContext(ctx, provider)) }
+    default:
+      return { redirect: actionUrl(ctx, "signin") }
+  }
+}

@@ -1,0 +1,48 @@
+/** The per-request cookie jar: every cookie a response sets or deletes, in order, last write per name wins. */
+import { serialize, type SerializeOptions } from "cookie"
+
+export interface OutgoingCookie {
+  name: string
+  value: string
+  options: SerializeOptions
+}
+
+/**
+ * Collects the cookies of one response.
+ *
+ * @example
+ * ```ts
+ * const jar = new CookieJar()
+ * jar.set("a", "1", { path: "/" })
+ * jar.toHeaders() // ["a=1; Path=/"]
+ * ```
+ */
+export class CookieJar {
+  readonly #cookies = new Map<string, OutgoingCookie>()
+
+  set(name: string, value: string, options: SerializeOptions): void {
+    this.#cookies.set(name, { name, value, options })
+  }
+
+  /** Queues a deletion: same name and options, empty value, `Max-Age=0`. */
+  delete(name: string, options: SerializeOptions): void {
+    const { expires: _expires, maxAge: _maxAge, ...rest } = options
+    this.set(name, "", { ...rest, maxAge: 0 })
+  }
+
+  get size(): number {
+    return this.#cookies.size
+  }
+
+  list(): OutgoingCookie[] {
+    return [...this.#cookies.values()]
+  }
+
+  clear(): void {
+    this.#cookies.clear()
+  }
+
+  toHeaders(): string[] {
+    return this.list().map((c) => serialize(c.name, c.value, c.options))
+  }
+}

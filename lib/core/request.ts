@@ -1,0 +1,108 @@
+/** Parses a Web `Request` once into what the actions need: action, provider, method, query, body, cookies. */
+import { UnknownAction } from "../errors"
+import { isAuthAction, type AuthAction } from "./config/env"
+import { parseCookieHeader } from "./cookies/parse"
+
+export interface AuthRequest {
+  method: "GET" | "POST"
+  url: URL
+  action: AuthAction
+  providerId?: string
+  headers: Headers
+  query: Record<string, string>
+  body?: Record<string, unknown>
+  cookies: Record<string, string>
+  /** The first `error` search parameter. */
+  error?: string
+}
+
+const providerActions: ReadonlySet<AuthAction> = new Set(["signin", "callback", "webauthn-options"])
+
+/**
+ * Splits a pathname into action and provider id under `basePath` (`""` for the root). Returns null when it is not one
+ * of ours: another base, an unknown action, a provider id where none is allowed, or more than two segments.
+ *
+ * @example
+ * ```ts
+ * parseActionAndProviderId("/auth/signin/github", "/auth") // { action: "signin", providerId: "github" }
+ * ```
+ */
+export function parseActionAndProviderId(
+  pathname: string,
+  basePath: string,
+): { action: AuthAction; providerId?: string } | null {
+  if (!pathname.startsWith(`${basePath}/`)) return null
+  const rest = pathname.slice(basePath.length + 1)
+  if (rest.startsWith("/")) return null
+  const segments = rest.split("/").filter(Boolean)
+  if (segments.length < 1 || segments.length > 2) return null
+  const [action, rawProviderId] = segments as [string, string | undefined]
+  if (!isAuthAction(action)) return null
+  let providerId: string | undefined
+  if (rawProviderId !== undefined && rawProviderId !== "undefined") {
+    if (!providerActions.has(action)) return null
+    try {
+      providerId = decodeURIComponent(rawProviderId)
+    } catch {
+      return null
+    }
+  }
+  return providerId === undefined ? { action } : { action, providerId }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+}
+
+async function readBody(request: Request): Promise<Record<string, unknown> | undefined> {
+  const type = request.headers.get("content-type") ?? ""
+  if (type.includes("application/json")) {
+    const text = await request.text()
+    if (!text) return {}
+    const parsed: unknown = JSON.parse(text)
+    if (!isRecord(parsed)) throw new UnknownAction("Request body must be a JSON object")
+    return parsed
+  }
+  if (type.includes("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(await request.text()))
+  }
+  return undefined
+}
+
+/**
+ * Parses `request` under `basePath`. Throws `UnknownAction` for anything that is not a GET/POST to a known action or
+ * whose body is malformed — the caller answers those with 400.
+ *
+ * @example
+ * ```ts
+ * const authRequest = await parseAuthRequest(new Request("https://app.example/auth/session"), "/auth")
+ * ```
+ */
+export async function parseAuthRequest(request: Request, basePath: string): Promise<AuthRequest> {
+  const method = request.method.toUpperCase()
+  if (method !== "GET" && method !== "POST") throw new UnknownAction("Only GET and POST requests are supported")
+  const url = new URL(request.url)
+  const parsed = parseActionAndProviderId(url.pathname, basePath)
+  if (!parsed) throw new UnknownAction("Cannot parse action")
+  let body: Record<string, unknown> | undefined
+  if (method === "POST") {
+    try {
+      body = await readBody(request)
+    } catch (error) {
+      throw error instanceof UnknownAction
+        ? error
+        : new UnknownAction("Malformed request body", { cause: error as Error })
+    }
+  }
+  return {
+    method,
+    url,
+    action: parsed.action,
+    providerId: parsed.providerId,
+    headers: request.headers,
+    query: Object.fromEntries(url.searchParams),
+    body,
+    cookies: parseCookieHeader(request.headers.get("cookie")),
+    error: url.searchParams.get("error") ?? undefined,
+  }
+}
