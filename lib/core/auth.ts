@@ -59,7 +59,19 @@ function errorRedirect(
   return new Response(null, { status: 302, headers: { Location: url } })
 }
 
-async function handle(request: Request, config: ResolvedConfig): Promise<Response | ResponseInternal> {
+/**
+ * Answers `request` with an already resolved config (for framework layers that resolve once at construction).
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveConfig(config)
+ * const response = await handleAuthRequest(request, resolved)
+ * ```
+ */
+export async function handleAuthRequest(
+  request: Request,
+  config: ResolvedConfig,
+): Promise<Response | ResponseInternal> {
   const { logger } = config
   let authRequest: AuthRequest
   try {
@@ -124,7 +136,7 @@ export async function Auth(
     const logger = createLogger({ debug: userConfig.debug, logger: userConfig.logger })
     return configErrorResponse(request, error as Error, { ...userConfig, logger })
   }
-  return handle(request, resolved)
+  return handleAuthRequest(request, resolved)
 }
 
 /**
@@ -138,5 +150,5 @@ export async function Auth(
  */
 export function createAuthHandler(config: AuthConfig): (request: Request) => Promise<Response> {
   const resolved = resolveConfigCached(config)
-  return async (request) => (await handle(request, resolved)) as Response
+  return async (request) => (await handleAuthRequest(request, resolved)) as Response
 }

@@ -1,7 +1,7 @@
 /**
  * `gatehouse/core`: the framework-neutral core. `Auth(request, config)` answers a Web Request with a Web Response.
  */
-export { Auth, createAuthHandler, type LazyAuthConfig } from "./auth"
+export { Auth, createAuthHandler, handleAuthRequest, type LazyAuthConfig } from "./auth"
 export { raw, skipCSRFCheck } from "./types"
 export { customFetch } from "../providers/types"
 export { setEnvDefaults, createActionURL, isAuthAction, authActions, type AuthAction } from "./config/env"

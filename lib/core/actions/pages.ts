@@ -31,7 +31,7 @@ function pageProvider(ctx: RequestContext, p: InternalProvider): PageProvider {
     type: p.type,
     signinUrl: actionUrl(ctx, "signin", p.id),
     callbackUrl: actionUrl(ctx, "callback", p.id),
-    style: "style" in p ? p.style : undefined,
+    style: p.type === "oauth" || p.type === "oidc" ? p.style : undefined,
     credentials: p.type === "credentials" ? p.credentials : undefined,
   }
 }

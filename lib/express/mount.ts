@@ -1,0 +1,27 @@
+/** Finds the base path of an Express mount: `req.baseUrl`, or, under a wildcard mount, what precedes the action. */
+import { isAuthAction } from "../core"
+
+const providerActions = new Set(["signin", "callback", "webauthn-options"])
+
+/**
+ * The base path Gatehouse is mounted at for this request. With `app.use("/auth", ...)` (Express 4 and 5, routers
+ * too) it is `req.baseUrl`. With the Express 4 wildcard form `app.use("/auth/*", ...)` the whole path is the mount,
+ * so the base is what precedes the action segment.
+ *
+ * @example
+ * ```ts
+ * mountBasePath({ baseUrl: "/auth", path: "/signin/github", originalUrl: "/auth/signin/github" }) // "/auth"
+ * ```
+ */
+export function mountBasePath(req: { baseUrl: string; path: string; originalUrl: string }): string {
+  if (req.path !== "/" && req.path !== "") return req.baseUrl.replace(/\/+$/, "")
+  const pathname = req.originalUrl.split("?")[0] ?? ""
+  const segments = pathname.split("/").filter(Boolean)
+  const n = segments.length
+  let at = -1
+  if (n >= 2 && providerActions.has(segments[n - 2]!)) at = n - 2
+  else if (n >= 1 && isAuthAction(segments[n - 1]!)) at = n - 1
+  if (at === -1) return req.baseUrl.replace(/\/+$/, "")
+  const base = segments.slice(0, at).join("/")
+  return base ? `/${base}` : ""
+}

@@ -1,0 +1,35 @@
+/** A generic OpenID Connect provider for any issuer that publishes discovery metadata. */
+import type { Profile, User } from "../core/types"
+import type { OAuthConfig, OAuthUserConfig } from "./types"
+
+/**
+ * Any OpenID Connect provider (`type: "oidc"`): give `issuer`, `clientId` and `clientSecret`; `id` defaults to `oidc`
+ * (the callback is then `/callback/oidc`) and `name` to `OpenID Connect`. Scope `openid profile email`.
+ *
+ * @example
+ * ```ts
+ * import OIDC from "gatehouse/providers/oidc"
+ * OIDC({ id: "corp", name: "Corp SSO", issuer: "https://sso.example.com", clientId: "...", clientSecret: "..." })
+ * ```
+ */
+export function OIDC<P extends Profile = Profile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
+  return {
+    id: options.id ?? "oidc",
+    name: options.name ?? "OpenID Connect",
+    type: "oidc",
+    authorization: { params: { scope: "openid profile email" } },
+    profile(profile: P): User {
+      if (!profile.sub) throw new TypeError("ID token has no sub claim")
+      return {
+        id: profile.sub,
+        name: profile.name ?? profile.preferred_username ?? profile.nickname ?? null,
+        email: profile.email ?? null,
+        image: typeof profile.picture === "string" ? profile.picture : null,
+      }
+    },
+    style: { brandColor: "#4b5563" },
+    options,
+  }
+}
+
+export default OIDC
