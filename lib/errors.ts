@@ -251,6 +251,8 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "MissingCSRF",
   "AccountNotLinked",
   "WebAuthnVerificationError",
+  // Gatehouse: an invalid address or a failed send is the user's to fix, not a server misconfiguration.
+  "EmailSignInError",
 ])
 
 /**

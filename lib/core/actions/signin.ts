@@ -5,6 +5,7 @@ import { actionUrl, type RequestContext } from "../context"
 import type { AuthResult } from "../response"
 import { signInPage } from "./pages"
 import { oauthFlowContext } from "./callback/oauth"
+import { sendVerificationEmail } from "./email"
 
 /**
  * Handles GET and POST /signin.
@@ -26,6 +27,8 @@ export async function signInAction(ctx: RequestContext): Promise<AuthResult> {
     case "oauth":
     case "oidc":
       return { redirect: await startOAuthSignIn(oauthFlowContext(ctx, provider)) }
+    case "email":
+      return sendVerificationEmail(ctx, provider)
     default:
       return { redirect: actionUrl(ctx, "signin") }
   }

@@ -19,6 +19,7 @@ const signInErrorMessages: Readonly<Record<string, string>> = {
   Callback: tryAnotherAccount,
   OAuthAccountNotLinked: "To confirm your identity, sign in with the same account you used originally.",
   EmailSignin: "The e-mail could not be sent.",
+  EmailSignInError: "The sign-in email could not be sent. Check the address and try again.",
   CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
   SessionRequired: "Please sign in to access this page.",
   MissingCSRF: "The sign in form expired or could not be verified. Please try again.",

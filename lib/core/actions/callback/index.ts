@@ -4,6 +4,7 @@ import type { RequestContext } from "../../context"
 import type { AuthResult } from "../../response"
 import { credentialsCallback } from "./credentials"
 import { oauthCallback } from "./oauth"
+import { emailCallback } from "../email"
 
 /**
  * Handles GET and POST /callback/:provider.
@@ -21,6 +22,8 @@ export async function callbackAction(ctx: RequestContext): Promise<AuthResult> {
     case "oauth":
     case "oidc":
       return oauthCallback(ctx, provider)
+    case "email":
+      return emailCallback(ctx, provider)
     case "credentials":
       if (method === "POST") return credentialsCallback(ctx, provider)
       break

@@ -1,6 +1,6 @@
 /** GET (or form_post POST) /callback/:oauthProvider: finish the OAuth flow, link the account, issue the session. */
 import type { UserAdapter } from "../../../adapters/types"
-import { AuthError, CallbackRouteError } from "../../../errors"
+import { AuthError, CallbackRouteError, OAuthCallbackError, OAuthProfileParseError } from "../../../errors"
 import { finishOAuthSignIn, type OAuthFlowContext, type ResolvedOAuthProvider } from "../../../oauth"
 import { actionUrl, type RequestContext } from "../../context"
 import type { AuthResult } from "../../response"
@@ -54,6 +54,11 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
   try {
     result = await finishOAuthSignIn(oauthFlowContext(ctx, provider), params)
   } catch (error) {
+    if (error instanceof OAuthProfileParseError) {
+      // Fixed quirk: the reference redirected to `<request URL>/signin`; the sign-in page with an error is right.
+      ctx.logger.error(error)
+      throw new OAuthCallbackError("The provider's profile could not be read", { cause: { provider: provider.id } })
+    }
     if (error instanceof AuthError) throw error
     throw new CallbackRouteError(error as Error, { cause: { provider: provider.id } })
   }

@@ -1,0 +1,270 @@
+// One test per OpenID Foundation RP conformance module (security-checklist 3.4) against the misbehaving OP.
+import {
+  finishOAuthSignIn,
+  normalizeOAuthProvider,
+  startOAuthSignIn,
+  type ResolvedOAuthProvider,
+} from "../../lib/oauth"
+import type { OAuthSignInResult } from "../../lib/oauth"
+import type { OAuthConfig } from "../../lib/providers/types"
+import { Browser, followAuthorization } from "../fixtures/oauth/flow"
+import { startMisbehavingOp, type MisbehavingOp, type MisbehaviorCase } from "../fixtures/oauth/misbehaving-op"
+
+let op: MisbehavingOp
+
+beforeAll(async () => {
+  op = await startMisbehavingOp({ case: "oidcc-client-test" })
+})
+afterAll(async () => op.close())
+
+function provider(overrides: Partial<OAuthConfig> = {}): ResolvedOAuthProvider {
+  return normalizeOAuthProvider(
+    {
+      id: "evil",
+      name: "Evil OP",
+      type: "oidc",
+      issuer: op.issuer,
+      clientId: op.clientId,
+      clientSecret: op.clientSecret,
+      checks: ["pkce", "state", "nonce"],
+      allowInsecureRequests: true,
+      ...overrides,
+    },
+    {},
+  )
+}
+
+async function signIn(p: ResolvedOAuthProvider): Promise<OAuthSignInResult> {
+  const browser = new Browser()
+  const url = await startOAuthSignIn(browser.context(p))
+  const params = await followAuthorization(url)
+  return finishOAuthSignIn(browser.context(p), params)
+}
+
+async function run(c: MisbehaviorCase, overrides: Partial<OAuthConfig> = {}): Promise<OAuthSignInResult> {
+  op.setCase(c)
+  return signIn(provider(overrides))
+}
+
+function expectProfile(result: OAuthSignInResult): Extract<OAuthSignInResult, { kind: "profile" }> {
+  if (result.kind !== "profile") throw new Error("expected a profile")
+  expect(result.account.providerAccountId).toBe(op.sub)
+  return result
+}
+
+const idTokenRejected = /ID token verification failed/
+
+describe("Basic RP", () => {
+  test("oidcc-client-test", async () => {
+    const result = expectProfile(await run("oidcc-client-test"))
+    expect(result.user.email).toBe("evil.user@example.test")
+  })
+
+  test("oidcc-client-test-idtoken-sig-rs256", async () => {
+    expectProfile(await run("oidcc-client-test-idtoken-sig-rs256"))
+  })
+
+  test("oidcc-client-test-invalid-iss", async () => {
+    await expect(run("oidcc-client-test-invalid-iss")).rejects.toThrow('unexpected JWT "iss" (issuer) claim value')
+  })
+
+  test("oidcc-client-test-missing-sub", async () => {
+    await expect(run("oidcc-client-test-missing-sub")).rejects.toThrow('JWT "sub" (subject) claim missing')
+  })
+
+  test("oidcc-client-test-invalid-aud", async () => {
+    await expect(run("oidcc-client-test-invalid-aud")).rejects.toThrow('unexpected JWT "aud" (audience) claim value')
+  })
+
+  test("oidcc-client-test-missing-aud", async () => {
+    await expect(run("oidcc-client-test-missing-aud")).rejects.toThrow('JWT "aud" (audience) claim missing')
+  })
+
+  test("oidcc-client-test-missing-iat", async () => {
+    await expect(run("oidcc-client-test-missing-iat")).rejects.toThrow('JWT "iat" (issued at) claim missing')
+  })
+
+  test("oidcc-client-test-kid-absent-single-jwks", async () => {
+    expectProfile(await run("oidcc-client-test-kid-absent-single-jwks"))
+  })
+
+  test("oidcc-client-test-kid-absent-multiple-jwks", async () => {
+    const err = await run("oidcc-client-test-kid-absent-multiple-jwks").catch((e: unknown) => e)
+    expect(err).toEqual(expect.objectContaining({ message: expect.stringMatching(idTokenRejected) }))
+    expect((err as Error).cause).toMatchObject({ reason: "ERR_JWKS_MULTIPLE_MATCHING_KEYS" })
+  })
+
+  test("oidcc-client-test-idtoken-sig-none (rejected unless explicitly registered)", async () => {
+    const err = await run("oidcc-client-test-idtoken-sig-none").catch((e: unknown) => e)
+    expect((err as Error).message).toMatch(idTokenRejected)
+    expect((err as Error).cause).toMatchObject({ reason: "unsigned ID token" })
+  })
+
+  test("oidcc-client-test-idtoken-sig-none (accepted when registered with allowInsecureUnsignedIdTokens)", async () => {
+    const result = await run("oidcc-client-test-idtoken-sig-none", {
+      allowInsecureUnsignedIdTokens: true,
+      client: { id_token_signed_response_alg: "none" },
+    })
+    expectProfile(result)
+  })
+
+  test("oidcc-client-test-invalid-sig-rs256", async () => {
+    const err = await run("oidcc-client-test-invalid-sig-rs256").catch((e: unknown) => e)
+    expect((err as Error).message).toMatch(idTokenRejected)
+    expect((err as Error).cause).toMatchObject({ reason: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" })
+  })
+
+  test("oidcc-client-test-invalid-sig-es256", async () => {
+    const err = await run("oidcc-client-test-invalid-sig-es256").catch((e: unknown) => e)
+    expect((err as Error).cause).toMatchObject({ reason: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" })
+  })
+
+  test("oidcc-client-test-invalid-sig-hs256", async () => {
+    const err = await run("oidcc-client-test-invalid-sig-hs256", {
+      client: { id_token_signed_response_alg: "HS256" },
+    }).catch((e: unknown) => e)
+    expect((err as Error).cause).toMatchObject({ reason: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" })
+  })
+
+  test("oidcc-client-test-userinfo-invalid-sub", async () => {
+    await expect(run("oidcc-client-test-userinfo-invalid-sub", { idToken: false })).rejects.toThrow(
+      'unexpected "response" body "sub" property value',
+    )
+  })
+
+  test("oidcc-client-test-nonce-invalid", async () => {
+    await expect(run("oidcc-client-test-nonce-invalid")).rejects.toThrow('unexpected ID Token "nonce" claim value')
+  })
+
+  test("oidcc-client-test-scope-userinfo-claims", async () => {
+    const result = expectProfile(await run("oidcc-client-test-scope-userinfo-claims", { idToken: false }))
+    expect(result.user.email).toBe("userinfo.user@example.test")
+    expect(result.user.name).toBe("Userinfo Name")
+  })
+
+  test("oidcc-client-test-client-secret-basic", async () => {
+    op.requests.length = 0
+    expectProfile(await run("oidcc-client-test"))
+    const tokenRequest = op.requests.find((r) => r.path === "/token")
+    expect(tokenRequest?.headers.authorization).toMatch(/^Basic /)
+    expect(tokenRequest?.body.has("client_secret")).toBe(false)
+    expect(tokenRequest?.body.get("grant_type")).toBe("authorization_code")
+  })
+})
+
+describe("Config RP", () => {
+  test("oidcc-client-test-discovery-openid-config and -jwks-uri-keys", async () => {
+    op.requests.length = 0
+    expectProfile(await run("oidcc-client-test"))
+    const paths = op.requests.map((r) => r.path)
+    expect(paths).toContain("/.well-known/openid-configuration")
+    expect(paths).toContain("/jwks")
+  })
+
+  test("oidcc-client-test-discovery-issuer-mismatch", async () => {
+    await expect(run("oidcc-client-test-discovery-issuer-mismatch")).rejects.toThrow(
+      '"response" body "issuer" property does not match the expected value',
+    )
+  })
+
+  test("oidcc-client-test-signing-key-rotation", async () => {
+    op.setCase("oidcc-client-test-signing-key-rotation")
+    const p = provider()
+    const before = op.jwksFetches()
+    expectProfile(await signIn(p))
+    await op.rotateKeys()
+    expectProfile(await signIn(p))
+    expect(op.jwksFetches() - before).toBe(2)
+  })
+
+  test("oidcc-client-test-signing-key-rotation-just-before-signing", async () => {
+    op.setCase("oidcc-client-test-signing-key-rotation-just-before-signing")
+    const p = provider()
+    expectProfile(await signIn(p))
+    expectProfile(await signIn(p))
+  })
+
+  test("IDT-14: an unknown kid triggers one JWKS refetch, then the refetch is rate-limited", async () => {
+    op.setCase("idt-unknown-kid")
+    const p = provider()
+    const before = op.jwksFetches()
+    await expect(signIn(p)).rejects.toThrow(idTokenRejected)
+    expect(op.jwksFetches() - before).toBe(2)
+    await expect(signIn(p)).rejects.toThrow(idTokenRejected)
+    expect(op.jwksFetches() - before).toBe(2)
+  })
+})
+
+describe("non-certification modules and oauth4webapi negative cases", () => {
+  test("oidcc-client-test-ignores-unparseable-key-in-jwks", async () => {
+    expectProfile(await run("oidcc-client-test-ignores-unparseable-key-in-jwks"))
+  })
+
+  test("oidcc-client-test-missing-nonce (IDT-10)", async () => {
+    await expect(run("oidcc-client-test-missing-nonce")).rejects.toThrow('JWT "nonce" (nonce) claim missing')
+  })
+
+  test("rfc9207-missing-iss", async () => {
+    await expect(run("rfc9207-missing-iss")).rejects.toThrow('response parameter "iss" (issuer) missing')
+  })
+
+  test("rfc9207-wrong-iss", async () => {
+    await expect(run("rfc9207-wrong-iss")).rejects.toThrow('unexpected "iss" (issuer) response parameter value')
+  })
+
+  test("IDT-04: azp of another client", async () => {
+    const err = await run("idt-invalid-azp").catch((e: unknown) => e)
+    expect((err as Error).message).toMatch(idTokenRejected)
+    expect((err as Error).cause).toMatchObject({ reason: "azp is another client" })
+  })
+
+  test("IDT-03: an additional untrusted audience", async () => {
+    await expect(run("idt-untrusted-extra-aud")).rejects.toThrow("additional untrusted audiences")
+  })
+
+  test("IDT-03: aud as an array with only the client is valid", async () => {
+    expectProfile(await run("idt-aud-array-valid"))
+  })
+
+  test("IDT-08: expired ID token", async () => {
+    await expect(run("idt-expired")).rejects.toThrow('unexpected JWT "exp" (expiration time) claim value')
+  })
+
+  test("IDT-08: ID token without exp", async () => {
+    await expect(run("idt-missing-exp")).rejects.toThrow('JWT "exp" (expiration time) claim missing')
+  })
+
+  test("IDT-09: iat a week old", async () => {
+    const err = await run("idt-iat-week-old").catch((e: unknown) => e)
+    expect((err as Error).cause).toMatchObject({ reason: "iat out of range" })
+  })
+
+  test("IDT-09: iat in the future", async () => {
+    const err = await run("idt-iat-future").catch((e: unknown) => e)
+    expect((err as Error).cause).toMatchObject({ reason: "iat out of range" })
+  })
+
+  test("IDT-06: HS256 signed with the RSA public key is refused", async () => {
+    await expect(run("idt-hs256-with-rsa-public-key")).rejects.toThrow('unexpected JWT "alg" header parameter')
+  })
+
+  test("IDT-06: an alternate alg the client did not expect is refused", async () => {
+    await expect(run("idt-alternate-alg")).rejects.toThrow('unexpected JWT "alg" header parameter')
+  })
+
+  test("token_type is case-insensitive and expires_in optional", async () => {
+    const result = expectProfile(await run("token-type-case-and-no-expires-in"))
+    expect(result.account.token_type).toBe("bearer")
+    expect(result.account.expires_at).toBeUndefined()
+  })
+
+  test("UI-02: the access token goes in the Authorization header, never in the query", async () => {
+    op.requests.length = 0
+    expectProfile(await run("oidcc-client-test-scope-userinfo-claims", { idToken: false }))
+    const userinfo = op.requests.filter((r) => r.path === "/userinfo")
+    expect(userinfo).toHaveLength(1)
+    expect(userinfo[0].headers.authorization).toMatch(/^Bearer .+/)
+    expect(userinfo[0].query.has("access_token")).toBe(false)
+    expect(userinfo[0].method).toBe("GET")
+  })
+})

@@ -1,0 +1,87 @@
+/** Sign-in start: builds the authorization URL and seals the state/PKCE/nonce check cookies. */
+import * as oauth from "oauth4webapi"
+import { createState, sealCheck } from "./checks"
+import { assertSecureUrl, resolveServer } from "./server"
+import type { OAuthFlowContext } from "./types"
+
+// Set last, so neither the provider's params nor the request's query can change them.
+const PINNED = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "nonce",
+]
+
+/**
+ * The redirect URI sent to the provider: this deployment's callback, or the redirect proxy's when one is configured
+ * and this deployment is not the proxy.
+ *
+ * @example
+ * ```ts
+ * redirectUriOf(ctx) // "https://app.example.com/auth/callback/github"
+ * ```
+ */
+export function redirectUriOf(ctx: OAuthFlowContext): string {
+  const proxy = ctx.provider.redirectProxyUrl
+  if (proxy && new URL(proxy).origin !== ctx.origin) return `${proxy}/callback/${ctx.provider.id}`
+  return ctx.callbackUrl
+}
+
+/**
+ * Starts an OAuth/OIDC sign-in: returns the authorization URL (code flow, PKCE S256, plus `state` and `nonce` when
+ * the provider checks them) and writes the sealed check cookies through `ctx.setCookie`.
+ *
+ * @example
+ * ```ts
+ * const url = await startOAuthSignIn(ctx)
+ * return { status: 302, redirect: url }
+ * ```
+ */
+export async function startOAuthSignIn(ctx: OAuthFlowContext): Promise<string> {
+  const { provider } = ctx
+  const as = await resolveServer(provider, "authorization")
+  if (!as.authorization_endpoint) {
+    throw new TypeError("Could not determine the authorization endpoint", { cause: { provider: provider.id } })
+  }
+  const url = new URL(as.authorization_endpoint)
+  assertSecureUrl(provider, url, "authorization_endpoint")
+  if (!provider.clientId) throw new TypeError("Missing clientId", { cause: { provider: provider.id } })
+
+  for (const [name, value] of Object.entries(provider.authorization.params)) url.searchParams.set(name, value)
+  for (const [name, value] of Object.entries(ctx.query)) {
+    if (!PINNED.includes(name)) url.searchParams.set(name, value)
+  }
+  if (
+    url.searchParams.has("response_mode") &&
+    provider.formPost !== (url.searchParams.get("response_mode") === "form_post")
+  ) {
+    // The cookies' SameSite was decided from the provider config; a per-request switch would break the callback.
+    url.searchParams.delete("response_mode")
+    if (provider.formPost) url.searchParams.set("response_mode", "form_post")
+  }
+  url.searchParams.set("response_type", "code")
+  url.searchParams.set("client_id", provider.clientId)
+  url.searchParams.set("redirect_uri", redirectUriOf(ctx))
+
+  if (provider.checks.includes("state")) {
+    const origin = provider.redirectProxyUrl ? ctx.callbackUrl : undefined
+    const state = await createState(ctx.secret, origin)
+    url.searchParams.set("state", state)
+    await sealCheck(ctx, "state", state)
+  }
+  // PKCE is never optional (BCP-03/04): a fresh 43-character verifier per request, S256 only.
+  const codeVerifier = oauth.generateRandomCodeVerifier()
+  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier))
+  url.searchParams.set("code_challenge_method", "S256")
+  await sealCheck(ctx, "pkce", codeVerifier)
+  if (provider.checks.includes("nonce")) {
+    const nonce = oauth.generateRandomNonce()
+    url.searchParams.set("nonce", nonce)
+    await sealCheck(ctx, "nonce", nonce)
+  }
+  ctx.logger.debug("authorization url is ready", { provider: provider.id, url: `${url.origin}${url.pathname}` })
+  return url.href
+}

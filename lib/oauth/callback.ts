@@ -1,0 +1,130 @@
+/** Callback: redirect-proxy hop, checks, RFC 9207 `iss`, code exchange, ID token and userinfo validation, profile. */
+import * as oauth from "oauth4webapi"
+import type { Profile } from "../core/types"
+import { InvalidCheck, OAuthCallbackError } from "../errors"
+import type { OAuthConfig, TokenSet } from "../providers/types"
+import { redirectUriOf } from "./authorization-url"
+import { discardCheckCookies, openState, useCheck } from "./checks"
+import { verifyIdToken } from "./id-token"
+import { buildUserAndAccount } from "./profile"
+import { clientAuthOf, clientOf, requestOptions, resolveServer } from "./server"
+import type { OAuthFlowContext, OAuthSignInResult, ResolvedOAuthProvider } from "./types"
+
+/**
+ * Finishes an OAuth/OIDC sign-in from the callback parameters (GET query or form_post body). Deletes the check cookies
+ * it finds, and either answers a redirect-proxy hop or returns the user, account, profile and tokens.
+ *
+ * @throws InvalidCheck for a missing/invalid check cookie or an undecodable proxied state; OAuthCallbackError when the
+ *   provider answered `error=...`; OAuthProfileParseError when the profile cannot be mapped; a plain Error for any
+ *   other protocol failure (the core reports it as CallbackRouteError).
+ * @example
+ * ```ts
+ * const result = await finishOAuthSignIn(ctx, new URL(request.url).searchParams)
+ * if (result.kind === "proxy") return redirect(result.redirect)
+ * await issueSession(result.user, result.account)
+ * ```
+ */
+export async function finishOAuthSignIn(ctx: OAuthFlowContext, params: URLSearchParams): Promise<OAuthSignInResult> {
+  const hop = await proxyHop(ctx, params)
+  if (hop) return hop
+  try {
+    return await exchangeAndValidate(ctx, params)
+  } finally {
+    discardCheckCookies(ctx)
+  }
+}
+
+async function proxyHop(ctx: OAuthFlowContext, params: URLSearchParams): Promise<OAuthSignInResult | undefined> {
+  const proxy = ctx.provider.redirectProxyUrl
+  const stateParam = params.get("state")
+  if (!proxy || new URL(proxy).origin !== ctx.origin || stateParam === null) return undefined
+  const state = await openState(ctx.secret, stateParam)
+  if (!state) throw new InvalidCheck("State could not be decoded", { cause: { provider: ctx.provider.id } })
+  if (!state.origin || !URL.canParse(state.origin)) return undefined
+  const target = new URL(state.origin)
+  if (target.origin === ctx.origin || !/^https?:$/.test(target.protocol)) return undefined
+  target.search = params.toString()
+  return { kind: "proxy", redirect: target.href }
+}
+
+async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParams): Promise<OAuthSignInResult> {
+  const { provider } = ctx
+  const as = await resolveServer(provider, "callback")
+  const client = clientOf(provider)
+
+  const expectedState = provider.checks.includes("state") ? await useCheck(ctx, "state") : oauth.skipStateCheck
+  let callbackParams: URLSearchParams
+  try {
+    // Compares `state`, and `iss` (RFC 9207: required when the metadata says the server sends it).
+    callbackParams = oauth.validateAuthResponse(as, client, params, expectedState)
+  } catch (error) {
+    if (error instanceof oauth.AuthorizationResponseError) {
+      throw new OAuthCallbackError("OAuth Provider returned an error", {
+        cause: { providerId: provider.id, ...Object.fromEntries(params) },
+      })
+    }
+    throw error
+  }
+
+  const codeVerifier = await useCheck(ctx, "pkce")
+  let response = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    await clientAuthOf(provider),
+    callbackParams,
+    redirectUriOf(ctx),
+    codeVerifier,
+    requestOptions(provider),
+  )
+  if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
+
+  const expectedNonce = provider.checks.includes("nonce") ? await useCheck(ctx, "nonce") : oauth.expectNoNonce
+  const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
+    expectedNonce,
+    requireIdToken: provider.type === "oidc",
+  })
+  // oauth4webapi validated the claims; the signature is checked here, always (decisions.md section 4).
+  if (typeof result.id_token === "string") await verifyIdToken(provider, as, result.id_token)
+
+  const tokens: TokenSet = { ...result }
+  if (tokens.expires_in !== undefined) tokens.expires_at = Math.floor(Date.now() / 1000) + Number(tokens.expires_in)
+  const claims = oauth.getValidatedIdTokenClaims(result)
+  const profile: Profile =
+    provider.type === "oidc" && provider.idToken && claims
+      ? { ...claims }
+      : await fetchProfile(provider, as, client, tokens, claims?.sub)
+
+  const { user, account } = await buildUserAndAccount(provider, profile, tokens)
+  ctx.logger.debug("oauth callback verified", { provider: provider.id })
+  return { kind: "profile", user, account, profile, tokens }
+}
+
+async function fetchProfile(
+  provider: ResolvedOAuthProvider,
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  tokens: TokenSet,
+  idTokenSub: string | undefined,
+): Promise<Profile> {
+  let profile: Profile
+  if (provider.userinfo.request) {
+    profile = await provider.userinfo.request({ tokens, provider: provider as unknown as OAuthConfig<Profile> })
+  } else {
+    if (!as.userinfo_endpoint) throw new TypeError("No userinfo endpoint", { cause: { provider: provider.id } })
+    // The access token goes in the Authorization header, never in the query (UI-02).
+    const response = await oauth.userInfoRequest(as, client, tokens.access_token as string, requestOptions(provider))
+    if (provider.type === "oidc") {
+      // Checks that the userinfo `sub` is the ID token's (UI-01).
+      return { ...(await oauth.processUserInfoResponse(as, client, idTokenSub ?? oauth.skipSubjectCheck, response)) }
+    }
+    if (!response.ok) throw new Error("Userinfo request failed", { cause: { status: response.status } })
+    profile = (await response.json()) as Profile
+  }
+  if (!profile || typeof profile !== "object" || Array.isArray(profile)) {
+    throw new TypeError("Userinfo is not an object", { cause: { provider: provider.id } })
+  }
+  if (idTokenSub !== undefined && profile.sub !== undefined && profile.sub !== idTokenSub) {
+    throw new Error("Userinfo sub does not match the ID token", { cause: { provider: provider.id } })
+  }
+  return profile
+}

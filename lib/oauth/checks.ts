@@ -1,0 +1,126 @@
+/** The state, PKCE and nonce checks: values sealed in cookies bound to the provider and to their purpose. */
+import type { SerializeOptions } from "cookie"
+import { generateRandomState } from "oauth4webapi"
+import { InvalidCheck } from "../errors"
+import { decode, encode } from "../jwt"
+import type { OAuthFlowContext } from "./types"
+
+/** Lifetime of every check cookie and of the encoded state, in seconds. */
+export const CHECK_MAX_AGE = 900
+/** Salt of the JWE carried in the `state` parameter (wire-compatible with Auth.js for redirect-proxy interop). */
+export const STATE_SALT = "encodedState"
+
+export type CheckPurpose = "state" | "pkce" | "nonce"
+
+const COOKIE_KEY = { state: "state", pkce: "pkceCodeVerifier", nonce: "nonce" } as const
+
+/** What a check cookie's JWE holds. */
+interface CheckPayload {
+  value: string
+  provider: string
+  purpose: CheckPurpose
+}
+
+/** What the `state` parameter's JWE holds. */
+export interface StatePayload {
+  random: string
+  /** With a redirect proxy: the callback URL of the deployment that started the flow. */
+  origin?: string
+}
+
+function cookieOptions(ctx: OAuthFlowContext, purpose: CheckPurpose): SerializeOptions {
+  const { options } = ctx.checkCookies[COOKIE_KEY[purpose]]
+  // form_post callbacks are cross-site POSTs: a Lax cookie would not come back with them.
+  if (ctx.provider.formPost && purpose !== "pkce") return { ...options, sameSite: "none", secure: true }
+  return options
+}
+
+/**
+ * Seals `value` for `purpose` and writes it as that check's cookie (900 s).
+ *
+ * @example
+ * ```ts
+ * await sealCheck(ctx, "pkce", codeVerifier)
+ * ```
+ */
+export async function sealCheck(ctx: OAuthFlowContext, purpose: CheckPurpose, value: string): Promise<void> {
+  const { name } = ctx.checkCookies[COOKIE_KEY[purpose]]
+  const payload: CheckPayload = { value, provider: ctx.provider.id, purpose }
+  const sealed = await encode<CheckPayload>({ token: payload, secret: ctx.secret, salt: name, maxAge: CHECK_MAX_AGE })
+  ctx.setCookie(name, sealed, {
+    ...cookieOptions(ctx, purpose),
+    maxAge: CHECK_MAX_AGE,
+    expires: new Date(Date.now() + CHECK_MAX_AGE * 1000),
+  })
+}
+
+/**
+ * Reads and unseals a check cookie. The caller deletes it afterwards with {@link discardCheckCookies}.
+ *
+ * @throws InvalidCheck("<key> value could not be parsed") when the cookie is missing, undecodable, expired, or was
+ *   minted for another provider or another purpose; the reason is in `cause`.
+ * @example
+ * ```ts
+ * const codeVerifier = await useCheck(ctx, "pkce")
+ * ```
+ */
+export async function useCheck(ctx: OAuthFlowContext, purpose: CheckPurpose): Promise<string> {
+  const key = COOKIE_KEY[purpose]
+  const { name } = ctx.checkCookies[key]
+  const fail = (reason: string): InvalidCheck =>
+    new InvalidCheck(`${key} value could not be parsed`, { cause: { reason, provider: ctx.provider.id } })
+  const sealed = ctx.requestCookies[name]
+  if (sealed === undefined) throw fail(`${key} cookie was missing`)
+  const payload = await decode<Partial<CheckPayload>>({ token: sealed, secret: ctx.secret, salt: name }).catch(
+    () => null,
+  )
+  if (!payload || typeof payload.value !== "string") throw fail(`${key} cookie could not be decoded`)
+  if (payload.provider !== ctx.provider.id) throw fail(`${key} cookie was issued for another provider`)
+  if (payload.purpose !== purpose) throw fail(`${key} cookie was issued for another purpose`)
+  return payload.value
+}
+
+/**
+ * Queues the deletion (Max-Age 0) of every check cookie the request carried: they are single use, whatever the outcome.
+ *
+ * @example
+ * ```ts
+ * try { return await verifyCallback(ctx) } finally { discardCheckCookies(ctx) }
+ * ```
+ */
+export function discardCheckCookies(ctx: OAuthFlowContext): void {
+  for (const purpose of ["state", "pkce", "nonce"] as const) {
+    const { name } = ctx.checkCookies[COOKIE_KEY[purpose]]
+    if (ctx.requestCookies[name] === undefined) continue
+    ctx.setCookie(name, "", { ...cookieOptions(ctx, purpose), expires: undefined, maxAge: 0 })
+  }
+}
+
+/**
+ * Creates the `state` parameter: a random value, plus the origin deployment when a redirect proxy is used, in a JWE.
+ *
+ * @example
+ * ```ts
+ * const state = await createState(ctx.secret, "https://preview-42.example.com/auth/callback/github")
+ * ```
+ */
+export async function createState(secret: readonly string[], origin?: string): Promise<string> {
+  const payload: StatePayload = origin ? { random: generateRandomState(), origin } : { random: generateRandomState() }
+  return encode<StatePayload>({ token: payload, secret, salt: STATE_SALT, maxAge: CHECK_MAX_AGE })
+}
+
+/**
+ * Opens a `state` parameter made by {@link createState}; `null` when it is not ours, tampered with or expired.
+ *
+ * @example
+ * ```ts
+ * const state = await openState(ctx.secret, params.get("state") ?? "")
+ * if (state?.origin) redirectTo(state.origin)
+ * ```
+ */
+export async function openState(secret: readonly string[], state: string): Promise<StatePayload | null> {
+  const payload = await decode<Partial<StatePayload>>({ token: state, secret, salt: STATE_SALT }).catch(() => null)
+  if (!payload || typeof payload.random !== "string") return null
+  if (payload.origin !== undefined && typeof payload.origin !== "string") return null
+  return { random: payload.random, origin: payload.origin }
+}

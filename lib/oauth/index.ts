@@ -1,0 +1,7 @@
+/** The OAuth 2 / OpenID Connect engine: provider normalization, sign-in start and callback. */
+export { normalizeOAuthProvider, defaultProfile, defaultAccount, DEFAULT_SCOPE } from "./normalize"
+export { startOAuthSignIn, redirectUriOf } from "./authorization-url"
+export { finishOAuthSignIn } from "./callback"
+export { stableUserId } from "./profile"
+export { CHECK_MAX_AGE, STATE_SALT } from "./checks"
+export type { CheckCookie, OAuthFlowContext, OAuthSignInResult, ResolvedCheck, ResolvedOAuthProvider } from "./types"

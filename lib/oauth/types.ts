@@ -1,0 +1,77 @@
+/** Types shared by the OAuth engine and the core: the resolved provider, the per-request flow context, the result. */
+import type { SerializeOptions } from "cookie"
+import type { Account, Awaitable, Profile, User } from "../core/types"
+import type { LoggerInstance } from "../logger"
+import type { OAuthClientMetadata, OAuthConfig, ProviderStyle, TokenSet, customFetch } from "../providers/types"
+
+/** The checks Gatehouse runs on a callback; `pkce` is always present. */
+export type ResolvedCheck = "pkce" | "state" | "nonce"
+
+/**
+ * An OAuth/OIDC provider after {@link normalizeOAuthProvider}: endpoints parsed, checks completed, defaults applied.
+ * Frozen; resolved once per config.
+ */
+export interface ResolvedOAuthProvider {
+  readonly id: string
+  readonly name: string
+  readonly type: "oauth" | "oidc"
+  readonly issuer?: string
+  readonly wellKnown?: string
+  /** Authorization endpoint (undefined `url`: discovered) and the params added to it (`scope` always set). */
+  readonly authorization: { readonly url?: string; readonly params: Readonly<Record<string, string>> }
+  readonly token: {
+    readonly url?: string
+    readonly conform?: (response: Response) => Awaitable<Response | undefined>
+    readonly clientPrivateKey?: CryptoKey | Record<string, unknown>
+  }
+  readonly userinfo: {
+    readonly url?: string
+    readonly request?: (context: { tokens: TokenSet; provider: OAuthConfig<Profile> }) => Awaitable<Profile>
+  }
+  readonly clientId: string
+  readonly clientSecret?: string
+  readonly client: Readonly<OAuthClientMetadata>
+  readonly checks: readonly ResolvedCheck[]
+  readonly profile: (profile: Profile, tokens: TokenSet) => Awaitable<User>
+  readonly account: (tokens: TokenSet) => Partial<Account> | undefined
+  readonly style?: ProviderStyle
+  readonly allowDangerousEmailAccountLinking: boolean
+  /** Base URL of the redirect proxy (`<proxy origin><basePath>`), when one is configured and usable. */
+  readonly redirectProxyUrl?: string
+  /** OIDC: read the profile from the ID token (true) or from userinfo (false). */
+  readonly idToken: boolean
+  /** The authorization request asks for `response_mode=form_post`. */
+  readonly formPost: boolean
+  readonly allowInsecureUnsignedIdTokens: boolean
+  readonly allowInsecureRequests: boolean
+  readonly [customFetch]?: typeof fetch
+}
+
+/** Name and serialize options of one check cookie, as the core computed them for this request. */
+export interface CheckCookie {
+  name: string
+  options: SerializeOptions
+}
+
+/** Everything the engine needs from one request; built by the core. */
+export interface OAuthFlowContext {
+  provider: ResolvedOAuthProvider
+  /** Absolute: `${origin}${basePath}/callback/${provider.id}`. */
+  callbackUrl: string
+  /** The request origin, or AUTH_URL's origin when set. */
+  origin: string
+  /** The first secret seals; all unseal. */
+  secret: readonly string[]
+  requestCookies: Record<string, string>
+  checkCookies: { state: CheckCookie; pkceCodeVerifier: CheckCookie; nonce: CheckCookie }
+  /** Writes a cookie to the per-request jar. */
+  setCookie(name: string, value: string, options: SerializeOptions): void
+  logger: LoggerInstance
+  /** Sign-in start: query params of the incoming POST (they override the authorization params). */
+  query: Record<string, string>
+}
+
+/** The outcome of a callback: a redirect-proxy hop, or a signed-in profile. */
+export type OAuthSignInResult =
+  | { kind: "proxy"; redirect: string }
+  | { kind: "profile"; user: User; account: Account; profile: Profile; tokens: TokenSet }
