@@ -2,7 +2,16 @@ import js from "@eslint/js"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "__tests__/fixtures/*-consumer/**", "__tests__/readme/.blocks/**", "eslint.config.mjs"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "coverage/**",
+      "__tests__/fixtures/*-consumer/**",
+      "__tests__/readme/.blocks/**",
+      "eslint.config.mjs",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,8 +1,12 @@
-/** The demo app: Express 5, credentials sign-in, a home page, a protected page and a protected JSON API. */
+/**
+ * The demo app: Express 5, credentials sign-in and OpenID Connect sign-in with a local identity provider, a home page,
+ * a protected page and a protected JSON API.
+ */
 import { timingSafeEqual } from "node:crypto"
 import express from "express"
 import { ExpressAuth, getSession, requireAuth, type AuthConfig } from "../../lib"
 import Credentials from "../../lib/providers/credentials"
+import { localIdpProvider } from "./local-idp"
 
 /** The demo login, printed when the server starts. */
 export const demoLogin = { username: "demo", password: "gatehouse" } as const
@@ -27,11 +31,12 @@ export const authConfig: AuthConfig = {
         return ok ? { id: "demo-user", name: "Demo User", email: "demo@example.test" } : null
       },
     }),
+    // "Sign in with the local identity provider": an OpenID Provider that server.ts starts in this process.
+    localIdpProvider(),
   ],
 }
 
-const escape = (value: unknown) =>
-  String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+const escape = (value: unknown) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 function layout(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>

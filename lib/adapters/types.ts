@@ -5,11 +5,14 @@
  */
 import type { Awaitable } from "../core/types"
 
-/** A user as stored by an adapter. `email` is matched case-insensitively. */
+/**
+ * A user as stored by an adapter. `email` is matched case-insensitively; it is `null` only for an OAuth user whose
+ * provider shared no address.
+ */
 export interface AdapterUser {
   id: string
   name?: string | null
-  email: string
+  email: string | null
   emailVerified: Date | null
   image?: string | null
   [key: string]: unknown

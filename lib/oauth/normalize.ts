@@ -63,7 +63,9 @@ export function normalizeOAuthProvider<P = Profile>(
     for (const key of ["authorization", "token", "userinfo"] as const) {
       const endpoint = provider[key]
       const url = typeof endpoint === "string" ? endpoint : endpoint?.url
-      if (!url) {
+      // A custom userinfo `request` needs no URL (resolveServer accepts it too), e.g. Notion reads the token response.
+      const custom = key === "userinfo" && typeof endpoint === "object" && "request" in endpoint && !!endpoint.request
+      if (!url && !custom) {
         throw new InvalidEndpoints(
           `Provider "${id}" is missing both \`issuer\` and \`${key}\` endpoint config. At least one of them is required`,
         )

@@ -41,7 +41,11 @@ describe("database sessions", () => {
     const row = (await adapter.getSessionAndUser(token))!
     expect(row.session.expires.valueOf()).toBeGreaterThan(Date.now() + 29 * DAY)
     expect(setCookies(response).get(NAME)?.value).toBe(token)
-    expect(calls[0]).toMatchObject({ newSession: undefined, user: { id: "u1" }, session: { sessionToken: token, user: { id: "u1" } } })
+    expect(calls[0]).toMatchObject({
+      newSession: undefined,
+      user: { id: "u1" },
+      session: { sessionToken: token, user: { id: "u1" } },
+    })
     expect(jwtCalled).toBe(false)
   })
 
@@ -89,7 +93,10 @@ describe("database sessions", () => {
     const response = await Auth(makeRequest("/auth/session", { cookies: { [NAME]: "tok" } }), config)
     expect(response.status).toBe(200)
     expect(await response.json()).toBeNull()
-    expect(config.logger.errors.map((e) => (e as { type?: string }).type)).toEqual(["AdapterError", "SessionTokenError"])
+    expect(config.logger.errors.map((e) => (e as { type?: string }).type)).toEqual([
+      "AdapterError",
+      "SessionTokenError",
+    ])
   })
 
   it("credentials sign-in works with database sessions: the cookie holds only a token, the row exists", async () => {

@@ -22,7 +22,9 @@ function hashToken(token: string, secret: string): string {
 function secretsOf(ctx: RequestContext, provider: EmailConfig): readonly string[] {
   const own = provider.secret
   if (own === undefined) return ctx.config.secret
-  return (Array.isArray(own) ? own : [own]).filter((s) => typeof s === "string" && s.length > 0)
+  const secrets = (Array.isArray(own) ? own : [own]).filter((s) => typeof s === "string" && s.length > 0)
+  // An empty provider secret ("" or []) must not hash with `undefined`: fall back to the config's secrets.
+  return secrets.length > 0 ? secrets : ctx.config.secret
 }
 
 function normalize(provider: EmailConfig, input: unknown): string {
@@ -35,6 +37,21 @@ function normalize(provider: EmailConfig, input: unknown): string {
     if (error instanceof AuthError) throw error
     throw new EmailSignInError(error as Error)
   }
+}
+
+/**
+ * The request handed to `sendVerificationRequest`: the original body was already read to parse the form, so the parsed
+ * fields are given again as a JSON body (as the reference does), readable with `await request.json()`.
+ */
+function senderRequest(ctx: RequestContext): Request {
+  const headers = new Headers(ctx.webRequest.headers)
+  headers.set("content-type", "application/json")
+  headers.delete("content-length")
+  return new Request(ctx.webRequest.url, {
+    method: ctx.webRequest.method,
+    headers,
+    body: JSON.stringify(ctx.request.body ?? {}),
+  })
 }
 
 function account(provider: EmailConfig, email: string, userId: string): Account {
@@ -80,7 +97,7 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
       url,
       provider,
       theme: provider.theme ?? ctx.config.theme,
-      request: ctx.webRequest,
+      request: senderRequest(ctx),
     })
   } catch (error) {
     try {
@@ -133,7 +150,8 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     throw new Verification("Invalid email", { cause: { provider: provider.id } })
   }
   const invite = await consumeToken(ctx, provider, email, token)
-  const expired = invite ? invite.expires.valueOf() < Date.now() : false
+  // Fail closed: a missing or invalid expiry from an adapter counts as expired (an ISO string is read as a date).
+  const expired = invite ? !(new Date(invite.expires).valueOf() >= Date.now()) : false
   if (!invite || expired || !sameString(invite.identifier, email)) {
     throw new Verification("Invalid verification token", { cause: { hasInvite: Boolean(invite), expired } })
   }

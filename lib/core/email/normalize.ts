@@ -2,8 +2,10 @@
 import { EmailSignInError } from "../../errors"
 
 // After NFKC and lower-casing, the address must be dot-atom@domain with none of the characters mail parsers treat
-// specially (quotes, angle brackets, commas, semicolons, parentheses, backslashes, whitespace, control characters).
-const forbidden = /[\s"'<>(),;:\\[\]\u0000-\u001f\u007f]/
+// specially (quotes, angle brackets, commas, semicolons, parentheses, backslashes, whitespace, control characters),
+// nor invisible format characters (U+200B zero-width space, U+202E right-to-left override, ...) that would make two
+// different addresses look the same.
+const forbidden = /[\s"'<>(),;:\\[\]\p{Cc}\p{Cf}\p{Z}]/u
 const domainPattern = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 
 /**

@@ -39,7 +39,7 @@ async function databaseUser(ctx: RequestContext, user: User): Promise<AdapterUse
   const created = await adapter.createUser({
     ...user,
     id: String(user.id),
-    email: user.email ?? "",
+    email: user.email ?? null,
     emailVerified: null,
   } as AdapterUser)
   await ctx.config.events.createUser({ user: created })

@@ -88,7 +88,7 @@ export async function linkOrRegister(
   const user = await adapter.createUser({
     ...fields,
     id: crypto.randomUUID(),
-    email: email ?? "",
+    email,
     emailVerified: null,
   } as AdapterUser)
   await config.events.createUser({ user })

@@ -1,0 +1,136 @@
+// The PostgreSQL adapter passes the contract in its own schema; migrate() is idempotent and schema.sql stays in sync.
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { Pool } from "pg"
+import { PostgresAdapter, POSTGRES_SCHEMA, migrate } from "../../lib/adapters/postgres"
+import PostgresAdapterDefault from "../../lib/adapters/postgres"
+import { runAdapterContract } from "./contract"
+import { DATABASE_URL, POSTGRES, describeWithService, randomSuffix } from "./services"
+
+describeWithService(POSTGRES, "PostgreSQL adapter", () => {
+  const schema = `gatehouse_test_${randomSuffix()}`
+  const pool = new Pool({ connectionString: DATABASE_URL, max: 8 })
+
+  beforeAll(async () => {
+    await migrate(pool, { schema })
+  })
+  afterAll(async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+    await pool.end()
+  })
+
+  runAdapterContract("postgres", async () => ({
+    adapter: PostgresAdapter(pool, { schema }),
+    teardown: async () => undefined,
+  }))
+
+  it("is the default export too", () => {
+    expect(PostgresAdapterDefault).toBe(PostgresAdapter)
+  })
+
+  it("schema.sql and the embedded schema are the same text", () => {
+    const file = readFileSync(join(__dirname, "../../lib/adapters/postgres/schema.sql"), "utf8")
+    expect(POSTGRES_SCHEMA).toBe(file)
+  })
+
+  it("migrate is idempotent and keeps data", async () => {
+    const adapter = PostgresAdapter(pool, { schema })
+    await adapter.createUser({ id: "migrate-keep", email: "keep@example.com", emailVerified: null })
+    await migrate(pool, { schema })
+    await Promise.all([migrate(pool, { schema }), migrate(pool, { schema })])
+    expect((await adapter.getUser("migrate-keep"))?.email).toBe("keep@example.com")
+  })
+
+  it("migrate creates a missing schema with its tables, foreign keys and indexes", async () => {
+    const fresh = `gatehouse_fresh_${randomSuffix()}`
+    try {
+      await migrate(pool, { schema: fresh })
+      const tables = await pool.query(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+        [fresh],
+      )
+      expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual([
+        "accounts",
+        "authenticators",
+        "sessions",
+        "users",
+        "verification_tokens",
+      ])
+      const fks = await pool.query(
+        `SELECT tc.table_name, rc.delete_rule FROM information_schema.table_constraints tc
+           JOIN information_schema.referential_constraints rc ON rc.constraint_name = tc.constraint_name
+             AND rc.constraint_schema = tc.table_schema
+           WHERE tc.table_schema = $1 AND tc.constraint_type = 'FOREIGN KEY' ORDER BY tc.table_name`,
+        [fresh],
+      )
+      expect(fks.rows).toEqual([
+        { table_name: "accounts", delete_rule: "CASCADE" },
+        { table_name: "authenticators", delete_rule: "CASCADE" },
+        { table_name: "sessions", delete_rule: "CASCADE" },
+      ])
+      const indexes = await pool.query("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1", [fresh])
+      const defs = Object.fromEntries(
+        indexes.rows.map((r: { indexname: string; indexdef: string }) => [r.indexname, r.indexdef]),
+      )
+      expect(defs.users_email_lower).toMatch(/UNIQUE INDEX .* \(lower\(email\)\)/)
+      expect(defs.sessions_user_id).toBeDefined()
+      expect(defs.accounts_user_id).toBeDefined()
+      expect(defs.accounts_pkey).toMatch(/\(provider, provider_account_id\)/)
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`)
+    }
+  })
+
+  it("stores dates as timestamptz", async () => {
+    const adapter = PostgresAdapter(pool, { schema })
+    await adapter.createUser({ id: "tz-user", email: "tz@example.com", emailVerified: null })
+    await adapter.createSession({ sessionToken: "tz-session", userId: "tz-user", expires: new Date(1_700_000_000_123) })
+    const { rows } = await pool.query(
+      `SELECT pg_typeof(expires)::text AS type, expires FROM "${schema}".sessions WHERE session_token = 'tz-session'`,
+    )
+    expect(rows[0]).toEqual({ type: "timestamp with time zone", expires: new Date(1_700_000_000_123) })
+  })
+
+  it("getSessionAndUser is one query", async () => {
+    const adapter = PostgresAdapter(pool, { schema })
+    await adapter.createUser({ id: "one-query", email: "one@example.com", emailVerified: null })
+    await adapter.createSession({ sessionToken: "one-query-token", userId: "one-query", expires: new Date() })
+    const spy = jest.spyOn(pool, "query")
+    try {
+      await adapter.getSessionAndUser("one-query-token")
+      expect(spy).toHaveBeenCalledTimes(1)
+    } finally {
+      spy.mockRestore()
+    }
+  })
+
+  it("transaction() commits all writes together", async () => {
+    const adapter = PostgresAdapter(pool, { schema })
+    await adapter.transaction(async (tx) => {
+      await tx.createUser({ id: "tx-ok", email: "tx-ok@example.com", emailVerified: null })
+      await tx.linkAccount({ userId: "tx-ok", type: "oauth", provider: "github", providerAccountId: "tx-ok-1" })
+    })
+    expect((await adapter.getUserByAccount({ provider: "github", providerAccountId: "tx-ok-1" }))?.id).toBe("tx-ok")
+  })
+
+  it("transaction() rolls back the user when linking the account fails", async () => {
+    const adapter = PostgresAdapter(pool, { schema })
+    await adapter.createUser({ id: "tx-owner", email: "tx-owner@example.com", emailVerified: null })
+    await adapter.linkAccount({ userId: "tx-owner", type: "oauth", provider: "github", providerAccountId: "taken" })
+    await expect(
+      adapter.transaction(async (tx) => {
+        await tx.createUser({ id: "tx-half", email: "tx-half@example.com", emailVerified: null })
+        await tx.linkAccount({ userId: "tx-half", type: "oauth", provider: "github", providerAccountId: "taken" })
+      }),
+    ).rejects.toThrow("Account already exists")
+    await expect(adapter.getUser("tx-half")).resolves.toBeNull()
+    await expect(adapter.getUserByEmail("tx-half@example.com")).resolves.toBeNull()
+  })
+
+  it("rejects a schema name that is not a plain identifier", () => {
+    expect(() => PostgresAdapter(pool, { schema: 'x"; DROP TABLE users; --' })).toThrow(TypeError)
+    expect(() => PostgresAdapter(pool, { schema: 'x"; DROP TABLE users; --' })).toThrow(
+      "Invalid PostgreSQL schema name",
+    )
+  })
+})

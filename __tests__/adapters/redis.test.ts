@@ -1,0 +1,145 @@
+// The Redis adapter passes the contract under its own key prefix; keys carry the prefix and expiring records a TTL.
+import Redis from "ioredis"
+import { RedisAdapter } from "../../lib/adapters/redis"
+import RedisAdapterDefault from "../../lib/adapters/redis"
+import { runAdapterContract } from "./contract"
+import { REDIS, REDIS_URL, describeWithService, randomSuffix } from "./services"
+
+async function keysUnder(client: Redis, prefix: string): Promise<string[]> {
+  const keys: string[] = []
+  let cursor = "0"
+  do {
+    const [next, batch] = await client.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000)
+    keys.push(...batch)
+    cursor = next
+  } while (cursor !== "0")
+  return keys.sort()
+}
+
+describeWithService(REDIS, "Redis adapter", () => {
+  const prefix = `gatehouse-test-${randomSuffix()}:`
+  // Lazy: a skipped suite still runs this body, and must not open a connection that retries forever.
+  const client = new Redis(REDIS_URL, { lazyConnect: true })
+
+  afterAll(async () => {
+    const keys = await keysUnder(client, prefix)
+    if (keys.length > 0) await client.del(...keys)
+    await client.quit()
+  })
+
+  runAdapterContract(
+    "redis",
+    async () => ({ adapter: RedisAdapter(client, { prefix: `${prefix}contract:` }), teardown: async () => undefined }),
+    { expiresByTTL: true },
+  )
+
+  it("is the default export too", () => {
+    expect(RedisAdapterDefault).toBe(RedisAdapter)
+  })
+
+  it("writes every key under the prefix, with the documented names", async () => {
+    const p = `${prefix}names:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    await adapter.createUser({ id: "u1", email: "Ann@Example.com", emailVerified: null })
+    await adapter.linkAccount({ userId: "u1", type: "oauth", provider: "github", providerAccountId: "42" })
+    await adapter.createSession({ sessionToken: "s1", userId: "u1", expires: new Date(Date.now() + 60_000) })
+    await adapter.createVerificationToken({
+      identifier: "ann@example.com",
+      token: "t1",
+      expires: new Date(Date.now() + 60_000),
+    })
+    await adapter.createAuthenticator({
+      userId: "u1",
+      providerAccountId: "pk",
+      counter: 0,
+      credentialBackedUp: false,
+      credentialID: "cred1",
+      credentialPublicKey: "pub",
+      transports: null,
+      credentialDeviceType: "singleDevice",
+    })
+    expect(await keysUnder(client, p)).toEqual(
+      [
+        "account:github:42",
+        "authenticator:cred1",
+        "email:ann@example.com",
+        "session:s1",
+        "user-accounts:u1",
+        "user-authenticators:u1",
+        "user-sessions:u1",
+        "user:u1",
+        "vt:ann%40example.com:t1",
+      ]
+        .map((k) => p + k)
+        .sort(),
+    )
+    expect(await client.get(`${p}email:ann@example.com`)).toBe("u1")
+  })
+
+  it("sessions and verification tokens expire at their `expires`; users and accounts do not", async () => {
+    const p = `${prefix}ttl:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    const expires = new Date(Date.now() + 10 * 60_000)
+    await adapter.createUser({ id: "u1", email: "ttl@example.com", emailVerified: null })
+    await adapter.linkAccount({ userId: "u1", type: "oauth", provider: "github", providerAccountId: "1" })
+    await adapter.createSession({ sessionToken: "s1", userId: "u1", expires })
+    await adapter.createVerificationToken({ identifier: "ttl@example.com", token: "t1", expires })
+    expect(await client.pexpiretime(`${p}session:s1`)).toBe(expires.getTime())
+    expect(await client.pexpiretime(`${p}vt:ttl%40example.com:t1`)).toBe(expires.getTime())
+    expect(await client.pttl(`${p}user:u1`)).toBe(-1)
+    expect(await client.pttl(`${p}account:github:1`)).toBe(-1)
+  })
+
+  it("updateSession moves the TTL to the new expiry, and keeps it when no expiry is given", async () => {
+    const p = `${prefix}ttl-update:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    await adapter.createUser({ id: "u1", email: "ttl2@example.com", emailVerified: null })
+    await adapter.createSession({ sessionToken: "s1", userId: "u1", expires: new Date(Date.now() + 60_000) })
+    const later = new Date(Date.now() + 3_600_000)
+    await adapter.updateSession({ sessionToken: "s1", expires: later })
+    expect(await client.pexpiretime(`${p}session:s1`)).toBe(later.getTime())
+    await adapter.updateSession({ sessionToken: "s1" })
+    expect(await client.pexpiretime(`${p}session:s1`)).toBe(later.getTime())
+  })
+
+  it("deleteUser leaves no key of the user behind", async () => {
+    const p = `${prefix}cascade:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    await adapter.createUser({ id: "u1", email: "gone@example.com", emailVerified: null })
+    await adapter.linkAccount({ userId: "u1", type: "oauth", provider: "github", providerAccountId: "1" })
+    await adapter.createSession({ sessionToken: "s1", userId: "u1", expires: new Date(Date.now() + 60_000) })
+    await adapter.createAuthenticator({
+      userId: "u1",
+      providerAccountId: "pk",
+      counter: 0,
+      credentialBackedUp: false,
+      credentialID: "cred1",
+      credentialPublicKey: "pub",
+      transports: null,
+      credentialDeviceType: "singleDevice",
+    })
+    await adapter.deleteUser("u1")
+    expect(await keysUnder(client, p)).toEqual([])
+  })
+
+  it("two adapters with different prefixes do not see each other's data", async () => {
+    const a = RedisAdapter(client, { prefix: `${prefix}a:` })
+    const b = RedisAdapter(client, { prefix: `${prefix}b:` })
+    await a.createUser({ id: "u1", email: "iso@example.com", emailVerified: null })
+    await expect(b.getUser("u1")).resolves.toBeNull()
+    await expect(b.getUserByEmail("iso@example.com")).resolves.toBeNull()
+  })
+
+  it("works after the server forgot its script cache (NOSCRIPT fallback)", async () => {
+    const adapter = RedisAdapter(client, { prefix: `${prefix}noscript:` })
+    // SCRIPT FLUSH would hit every user of the shared server, so the server's answer is simulated instead.
+    const spy = jest.spyOn(client, "evalsha").mockRejectedValue(new Error("NOSCRIPT No matching script."))
+    try {
+      await adapter.createUser({ id: "u1", email: "ns@example.com", emailVerified: null })
+      expect((await adapter.getUserByEmail("NS@example.com"))?.id).toBe("u1")
+      expect(spy).toHaveBeenCalledTimes(2)
+    } finally {
+      spy.mockRestore()
+    }
+  })
+})

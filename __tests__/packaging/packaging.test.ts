@@ -1,0 +1,304 @@
+// Builds and packs gatehouse, installs the tarball into a CommonJS and an ES module app, and runs their own checks.
+import { execFileSync, spawnSync } from "node:child_process"
+import { builtinModules } from "node:module"
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+
+const root = path.resolve(__dirname, "../..")
+const fixtures = path.join(root, "__tests__/fixtures")
+const nodeModules = path.join(root, "node_modules")
+
+// Drivers and frameworks an app installs itself; Gatehouse imports them but never ships them.
+const optionalPeers = ["express", "pg", "ioredis", "better-sqlite3", "nodemailer", "@simplewebauthn/server"]
+// Type packages the consumers' `tsc` needs to read gatehouse's declarations.
+const consumerTypes = ["@types/node", "@types/express"]
+const esmOnly = ["jose", "openid-client", "oauth4webapi"]
+
+interface PackageJson {
+  dependencies?: Record<string, string>
+  peerDependencies?: Record<string, string>
+  exports: Record<string, unknown>
+}
+
+interface PackResult {
+  filename: string
+  files: { path: string }[]
+}
+
+interface JestResult {
+  success: boolean
+  numFailedTests: number
+  testResults: { assertionResults: { title: string; status: string }[] }[]
+}
+
+interface Run {
+  status: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * The entries the package must provide, named after their dist/ file, from the `exports` map and the sources that
+ * exist now: `index` (lib/index.ts), `core`, `jwt`, `errors`, `providers/<id>` and `adapters/<name>`.
+ */
+function expectedEntries(pkg: PackageJson): string[] {
+  const fixed: Record<string, [string, string]> = {
+    ".": ["index", "lib/index.ts"],
+    "./core": ["core", "lib/core/index.ts"],
+    "./jwt": ["jwt", "lib/jwt/index.ts"],
+    "./errors": ["errors", "lib/errors.ts"],
+  }
+  const entries: string[] = []
+  for (const [key, [entry, source]] of Object.entries(fixed)) {
+    expect(pkg.exports[key]).toBeDefined()
+    if (fs.existsSync(path.join(root, source))) entries.push(entry)
+  }
+  for (const dir of ["providers", "adapters"]) {
+    expect(pkg.exports[`./${dir}/*`]).toBeDefined()
+    for (const file of fs.readdirSync(path.join(root, "lib", dir)).sort()) {
+      if (file.endsWith(".ts") && !file.endsWith(".d.ts") && file !== "types.ts")
+        entries.push(`${dir}/${file.slice(0, -3)}`)
+    }
+  }
+  return entries
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Run {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  if (result.error) throw result.error
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+function runOrThrow(command: string, args: string[], cwd: string): string {
+  const result = run(command, args, cwd)
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} failed (${result.status}):\n${result.stdout}\n${result.stderr}`)
+  }
+  return result.stdout
+}
+
+/**
+ * Builds write dist/ in place, so two runs of this suite (two jest processes in one checkout) must not overlap: a
+ * lock directory, taken atomically, serialises them; a lock left by a dead process is taken over.
+ */
+async function acquireLock(): Promise<() => void> {
+  const lock = path.join(os.tmpdir(), `gatehouse-packaging-${Buffer.from(root).toString("hex").slice(-32)}.lock`)
+  const deadline = Date.now() + 10 * 60_000
+  for (;;) {
+    try {
+      fs.mkdirSync(lock)
+      fs.writeFileSync(path.join(lock, "pid"), String(process.pid))
+      return () => fs.rmSync(lock, { recursive: true, force: true })
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err
+    }
+    const owner = Number(fs.readFileSync(path.join(lock, "pid"), { encoding: "utf8", flag: "a+" }))
+    if (owner > 0 && !isAlive(owner)) fs.rmSync(lock, { recursive: true, force: true })
+    if (Date.now() > deadline) throw new Error(`packaging lock ${lock} held by process ${owner} for 10 minutes`)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/** Links `name` from the repository's node_modules into `app`'s (a scoped name gets its scope folder). */
+function link(app: string, name: string): void {
+  const source = path.join(nodeModules, name)
+  if (!fs.existsSync(source)) return
+  const target = path.join(app, "node_modules", name)
+  fs.mkdirSync(path.dirname(target), { recursive: true })
+  fs.symlinkSync(source, target, "dir")
+}
+
+/**
+ * Copies a fixture app to the work folder and installs the packed gatehouse in it the way npm would, offline:
+ * the tarball's contents are copied to node_modules/gatehouse (a real folder, so Node resolves gatehouse's own imports
+ * from the app's node_modules), and only the packages the tarball declares (dependencies, peers) plus the optional
+ * drivers are linked from the repository. A runtime import the package does not declare fails to resolve.
+ */
+function installFixture(name: string, work: string, unpacked: string, packed: PackageJson): string {
+  const app = path.join(work, name)
+  fs.cpSync(path.join(fixtures, name), app, {
+    recursive: true,
+    filter: (source) => !source.includes(`${path.sep}node_modules`),
+  })
+  fs.cpSync(unpacked, path.join(app, "node_modules/gatehouse"), { recursive: true })
+  const declared = [...Object.keys(packed.dependencies ?? {}), ...Object.keys(packed.peerDependencies ?? {})]
+  for (const dependency of new Set([...declared, ...optionalPeers, ...consumerTypes])) link(app, dependency)
+  return app
+}
+
+// npm package names are lowercase: an optional scope, a name, then an optional subpath; `node:` builtins too.
+const PACKAGE_SPECIFIER = /^(?:node:[a-z_/]+|(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*(?:\/[A-Za-z0-9._/-]+)?)$/
+
+/** Bare module specifiers (`jose`, `@scope/pkg/sub`) imported or required by a built file. */
+function bareImports(code: string): string[] {
+  const specifiers = new Set<string>()
+  const patterns = [
+    /\brequire\(["']([^"']+)["']\)/g,
+    /\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*\(?\s*["']([^"']+)["']/g,
+  ]
+  for (const pattern of patterns) {
+    for (const match of code.matchAll(pattern)) {
+      const specifier = match[1]!
+      // Only what can name a package: text such as `from "validateAuthResponse()"` in a bundled message is not one.
+      if (PACKAGE_SPECIFIER.test(specifier)) specifiers.add(specifier)
+    }
+  }
+  return [...specifiers]
+}
+
+function packageName(specifier: string): string {
+  const parts = specifier.split("/")
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!
+}
+
+function distFiles(dir: string, extension: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((file) => file.endsWith(extension) && !file.endsWith(`.d${extension}`))
+    .map((file) => path.join(dir, file))
+}
+
+describe("the packed package", () => {
+  let release: (() => void) | undefined
+  let work = ""
+  let unpacked = ""
+  let packed: PackageJson
+  let entries: string[] = []
+  let tarballFiles: string[] = []
+
+  beforeAll(async () => {
+    release = await acquireLock()
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-packaging-"))
+    runOrThrow("npm", ["run", "build"], root)
+    const pack = JSON.parse(runOrThrow("npm", ["pack", "--json", "--pack-destination", work], root)) as PackResult[]
+    tarballFiles = pack[0]!.files.map((file) => file.path)
+    execFileSync("tar", ["-xzf", path.join(work, pack[0]!.filename), "-C", work])
+    unpacked = path.join(work, "package")
+    packed = JSON.parse(fs.readFileSync(path.join(unpacked, "package.json"), "utf8")) as PackageJson
+    entries = expectedEntries(packed)
+  }, 10 * 60_000)
+
+  afterAll(() => {
+    if (work) fs.rmSync(work, { recursive: true, force: true })
+    release?.()
+  })
+
+  it("contains ESM, CommonJS and both kinds of declarations for every entry, and no sources or tests", () => {
+    expect(entries).toEqual(expect.arrayContaining(["errors", "jwt"]))
+    for (const entry of entries) {
+      for (const extension of [".js", ".mjs", ".d.ts", ".d.mts"]) {
+        expect(tarballFiles).toContain(`dist/${entry}${extension}`)
+      }
+    }
+    expect(tarballFiles).toContain("package.json")
+    const unexpected = tarballFiles.filter(
+      (file) => !file.startsWith("dist/") && !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(file),
+    )
+    expect(unexpected.filter((file) => file !== "lib/adapters/postgres/schema.sql")).toEqual([])
+  })
+
+  it("defines the error classes once per format, so instanceof holds across entries", () => {
+    const definesAuthError = /\bclass AuthError\b|\bAuthError = class\b/
+    for (const extension of [".js", ".mjs"]) {
+      const files = distFiles(path.join(unpacked, "dist"), extension)
+      const defining = files.filter((file) => definesAuthError.test(fs.readFileSync(file, "utf8")))
+      expect(defining.map((file) => path.relative(unpacked, file))).toHaveLength(1)
+    }
+  })
+
+  it("bundles the ESM-only dependencies into the CommonJS build only, and imports nothing undeclared", () => {
+    const declared = new Set([
+      ...Object.keys(packed.dependencies ?? {}),
+      ...Object.keys(packed.peerDependencies ?? {}),
+      ...optionalPeers,
+    ])
+    const builtin = new Set(builtinModules)
+    for (const extension of [".js", ".mjs"]) {
+      for (const file of distFiles(path.join(unpacked, "dist"), extension)) {
+        const imports = bareImports(fs.readFileSync(file, "utf8"))
+        const where = path.relative(unpacked, file)
+        const undeclared = imports
+          .map(packageName)
+          .filter((name) => !name.startsWith("node:") && !builtin.has(name) && !declared.has(name))
+        expect({ file: where, undeclared }).toEqual({ file: where, undeclared: [] })
+        if (extension === ".js") {
+          expect({ file: where, esmOnly: imports.filter((s) => esmOnly.includes(packageName(s))) }).toEqual({
+            file: where,
+            esmOnly: [],
+          })
+        }
+      }
+    }
+  })
+
+  it("works in a CommonJS app's own jest suite, with no transform", () => {
+    const app = installFixture("cjs-consumer", work, unpacked, packed)
+    const output = path.join(work, "cjs-consumer-result.json")
+    const jest = path.join(nodeModules, "jest/bin/jest.js")
+    const result = run(
+      process.execPath,
+      [jest, "--ci", "--json", `--outputFile=${output}`, `--cacheDirectory=${path.join(work, "jest-cache")}`],
+      app,
+      { GATEHOUSE_ENTRIES: entries.join(","), AUTH_SECRET: "", NODE_OPTIONS: "" },
+    )
+    const report = JSON.parse(fs.readFileSync(output, "utf8")) as JestResult
+    const titles = report.testResults.flatMap((suite) =>
+      suite.assertionResults.map((test) => `${test.status} ${test.title}`),
+    )
+    expect({
+      status: result.status,
+      failed: report.numFailedTests,
+      stderr: report.success ? "" : result.stderr,
+    }).toEqual({ status: 0, failed: 0, stderr: "" })
+    for (const entry of entries.filter((e) => !["errors", "jwt"].includes(e))) {
+      expect(titles).toContain(`passed ${entry === "index" ? "gatehouse" : `gatehouse/${entry}`}`)
+    }
+    expect(titles).toContain(
+      "passed an error thrown by gatehouse/jwt is an instance of the classes of gatehouse/errors",
+    )
+  }, 120_000)
+
+  it("works in an ES module app", () => {
+    const app = installFixture("esm-consumer", work, unpacked, packed)
+    const result = run(process.execPath, ["consumer.mjs"], app, {
+      GATEHOUSE_ENTRIES: entries.join(","),
+      AUTH_SECRET: "",
+      NODE_OPTIONS: "",
+    })
+    expect({ status: result.status, notOk: result.stdout.match(/^not ok .*$/gm), stderr: result.stderr }).toEqual({
+      status: 0,
+      notOk: null,
+      stderr: "",
+    })
+    for (const entry of entries) {
+      expect(result.stdout).toContain(`ok ${entry === "index" ? "gatehouse" : `gatehouse/${entry}`}\n`)
+    }
+  }, 120_000)
+
+  it.each(["cjs-consumer", "esm-consumer"])(
+    "type-checks %s against the packed declarations",
+    (name) => {
+      const app = path.join(work, name)
+      if (!fs.existsSync(app)) installFixture(name, work, unpacked, packed)
+      const tsc = path.join(nodeModules, "typescript/bin/tsc")
+      const result = run(process.execPath, [tsc, "-p", "tsconfig.json"], app)
+      expect({ status: result.status, output: result.stdout }).toEqual({ status: 0, output: "" })
+    },
+    120_000,
+  )
+})

@@ -1,0 +1,223 @@
+// Every catalogue provider through Auth(): csrf → POST /signin/:id → 302 to its authorization endpoint with the
+// code-flow parameters, PKCE S256, the provider's scope and checks, and sealed check cookies.
+import { readdirSync } from "node:fs"
+import { basename, join } from "node:path"
+import { parseSetCookie, type SetCookie } from "cookie"
+import { Auth } from "../../lib/core"
+import type { AuthConfig } from "../../lib/core/types"
+import { customFetch, type OAuthConfig } from "../../lib/providers/types"
+import { testLogger } from "../core/helpers"
+
+const ORIGIN = "https://app.example"
+const SECRET = "authorization-url-secret-0123456789abcdef"
+const CLIENT_ID = "client-id-0123"
+const CLIENT_SECRET = "client-secret-0123456789"
+const DEFAULT_SCOPE = "openid profile email"
+
+/** Files of lib/providers that are not OAuth/OIDC catalogue providers. */
+const NOT_OAUTH = ["types", "credentials", "email", "email-message", "nodemailer", "webauthn", "passkey"]
+const providersDir = join(__dirname, "../../lib/providers")
+const catalogue = readdirSync(providersDir)
+  .filter((file) => file.endsWith(".ts"))
+  .map((file) => basename(file, ".ts"))
+  .filter((name) => !NOT_OAUTH.includes(name))
+  .sort()
+
+interface Expected {
+  /** Authorization endpoint (origin + path) the browser must be sent to. */
+  endpoint: string
+  scope: string
+  state?: true
+  nonce?: true
+  /** Other query parameters the provider adds. */
+  extra?: Record<string, string>
+  /**
+   * Set when the endpoint comes from discovery: the issuer (the provider's default, or `configure`d) whose
+   * `.well-known/openid-configuration` answers with `endpoint`.
+   */
+  discover?: { issuer: string; configure?: true }
+}
+
+/** Invented per-tenant issuers for the providers that have no default, and the endpoints their metadata names. */
+const tenant = (issuer: string, endpoint: string, scope = DEFAULT_SCOPE): Expected => ({
+  endpoint,
+  scope,
+  discover: { issuer, configure: true },
+})
+/** Default issuer; the fake metadata names an authorization endpoint of our choosing on the same host. */
+const discovered = (
+  issuer: string,
+  endpoint: string,
+  scope = DEFAULT_SCOPE,
+  more: Partial<Expected> = {},
+): Expected => ({
+  endpoint,
+  scope,
+  discover: { issuer },
+  ...more,
+})
+
+const expected: Record<string, Expected> = {
+  apple: discovered("https://appleid.apple.com", "https://appleid.apple.com/auth/authorize-x", "name email", {
+    state: true,
+    nonce: true,
+    extra: { response_mode: "form_post" },
+  }),
+  atlassian: {
+    endpoint: "https://auth.atlassian.com/authorize",
+    scope: "read:me",
+    extra: { audience: "api.atlassian.com", prompt: "consent" },
+  },
+  auth0: tenant("https://tenant.eu.auth0.example/", "https://tenant.eu.auth0.example/authorize-x"),
+  authentik: tenant("https://sso.example/application/o/app/", "https://sso.example/application/o/authorize-x/"),
+  bitbucket: { endpoint: "https://bitbucket.org/site/oauth2/authorize", scope: "account email" },
+  cognito: tenant(
+    "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Pool",
+    "https://pool.auth.eu-west-1.amazoncognito.example/oauth2/authorize-x",
+  ),
+  discord: { endpoint: "https://discord.com/oauth2/authorize", scope: "identify email" },
+  dropbox: { endpoint: "https://www.dropbox.com/oauth2/authorize", scope: "account_info.read" },
+  facebook: { endpoint: "https://www.facebook.com/v21.0/dialog/oauth", scope: "email" },
+  github: { endpoint: "https://github.com/login/oauth/authorize", scope: "read:user user:email" },
+  gitlab: { endpoint: "https://gitlab.com/oauth/authorize", scope: "read_user" },
+  google: discovered("https://accounts.google.com", "https://accounts.google.com/o/oauth2/v2/auth-x"),
+  keycloak: tenant("https://kc.example/realms/demo", "https://kc.example/realms/demo/protocol/openid-connect/auth-x"),
+  linkedin: discovered("https://www.linkedin.com/oauth", "https://www.linkedin.com/oauth/v2/authorization-x"),
+  "microsoft-entra-id": discovered(
+    "https://login.microsoftonline.com/common/v2.0",
+    "https://login.microsoftonline.com/common/oauth2/v2.0/authorize-x",
+  ),
+  // Notion names no scope, so the reference's default `openid profile email` is added (reference 6.1).
+  notion: { endpoint: "https://api.notion.com/v1/oauth/authorize", scope: DEFAULT_SCOPE, extra: { owner: "user" } },
+  oidc: tenant("https://op.example", "https://op.example/authorize-x"),
+  okta: tenant("https://dev-1.okta.example/oauth2/default", "https://dev-1.okta.example/oauth2/default/v1/authorize-x"),
+  osu: { endpoint: "https://osu.ppy.sh/oauth/authorize", scope: "identify" },
+  patreon: { endpoint: "https://www.patreon.com/oauth2/authorize", scope: "identity identity[email]" },
+  reddit: { endpoint: "https://www.reddit.com/api/v1/authorize", scope: "identity", state: true },
+  salesforce: discovered("https://login.salesforce.com", "https://login.salesforce.com/services/oauth2/authorize-x"),
+  slack: discovered("https://slack.com", "https://slack.com/openid/connect/authorize-x"),
+  spotify: { endpoint: "https://accounts.spotify.com/authorize", scope: "user-read-email" },
+  strava: { endpoint: "https://www.strava.com/oauth/authorize", scope: "read" },
+  twitch: discovered(
+    "https://id.twitch.tv/oauth2",
+    "https://id.twitch.tv/oauth2/authorize-x",
+    "openid user:read:email",
+    {
+      extra: {
+        claims: JSON.stringify({
+          id_token: { email: null, email_verified: null, picture: null, preferred_username: null },
+        }),
+      },
+    },
+  ),
+  twitter: {
+    endpoint: "https://twitter.com/i/oauth2/authorize",
+    scope: "users.read tweet.read offline.access",
+    state: true,
+  },
+  yandex: { endpoint: "https://oauth.yandex.com/authorize", scope: "login:info login:email login:avatar" },
+  zitadel: tenant("https://my-instance.zitadel.example", "https://my-instance.zitadel.example/oauth/v2/authorize-x"),
+  zoom: { endpoint: "https://zoom.us/oauth/authorize", scope: "user:read:user" },
+}
+
+/** A `fetch` that answers only the discovery request of `issuer`; every other request is a test failure. */
+function discoveryFetch(issuer: string | undefined, authorizationEndpoint: string, calls: string[]): typeof fetch {
+  return async (input) => {
+    const url = String(input instanceof Request ? input.url : input)
+    calls.push(url)
+    const wellKnown = issuer ? `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration` : undefined
+    if (url !== wellKnown) return new Response("unexpected request", { status: 599 })
+    const metadata = {
+      issuer,
+      authorization_endpoint: authorizationEndpoint,
+      token_endpoint: `${new URL(authorizationEndpoint).origin}/token-x`,
+      jwks_uri: `${new URL(authorizationEndpoint).origin}/jwks-x`,
+      response_types_supported: ["code"],
+      code_challenge_methods_supported: ["S256"],
+    }
+    return Response.json(metadata)
+  }
+}
+
+/** Cookies of the browser, as sent back in a Cookie header. */
+function cookieHeader(cookies: SetCookie[]): string {
+  return cookies.map((c) => `${c.name}=${c.value}`).join("; ")
+}
+
+async function startSignIn(config: AuthConfig, id: string): Promise<{ response: Response; cookies: SetCookie[] }> {
+  const csrfResponse = await Auth(new Request(`${ORIGIN}/auth/csrf`), config)
+  expect(csrfResponse.status).toBe(200)
+  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string }
+  const csrfCookies = csrfResponse.headers.getSetCookie().map((line) => parseSetCookie(line))
+  const response = await Auth(
+    new Request(`${ORIGIN}/auth/signin/${id}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(csrfCookies) },
+      body: new URLSearchParams({ csrfToken, callbackUrl: `${ORIGIN}/after` }),
+    }),
+    config,
+  )
+  return { response, cookies: response.headers.getSetCookie().map((line) => parseSetCookie(line)) }
+}
+
+test("the table covers exactly the catalogue", () => {
+  expect(catalogue.length).toBeGreaterThanOrEqual(25)
+  expect(Object.keys(expected).sort()).toEqual(catalogue)
+})
+
+describe.each(catalogue)("%s", (name) => {
+  test("POST /signin/:id redirects to its authorization endpoint with the code-flow parameters", async () => {
+    const want = expected[name]
+    const mod = (await import(join(providersDir, name))) as { default: (options: object) => OAuthConfig }
+    const calls: string[] = []
+    const options: Record<string | symbol, unknown> = {
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      [customFetch]: discoveryFetch(want.discover?.issuer, want.endpoint, calls),
+    }
+    if (want.discover?.configure) options.issuer = want.discover.issuer
+    const provider = mod.default(options)
+    const logger = testLogger()
+    const config: AuthConfig = { secret: SECRET, trustHost: true, providers: [provider], logger }
+
+    const { response, cookies } = await startSignIn(config, provider.id)
+    expect(logger.errors).toEqual([])
+    expect(response.status).toBe(302)
+    const location = new URL(response.headers.get("location") as string)
+    expect(`${location.origin}${location.pathname}`).toBe(want.endpoint)
+    if (want.discover) {
+      expect(calls).toEqual([`${want.discover.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`])
+    } else {
+      expect(calls).toEqual([])
+    }
+
+    const query = location.searchParams
+    expect(query.get("response_type")).toBe("code")
+    expect(query.get("client_id")).toBe(CLIENT_ID)
+    expect(query.get("redirect_uri")).toBe(`${ORIGIN}/auth/callback/${provider.id}`)
+    expect(query.get("scope")).toBe(want.scope)
+    expect(query.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(query.get("code_challenge_method")).toBe("S256")
+    for (const [key, value] of Object.entries(want.extra ?? {})) expect(query.get(key)).toBe(value)
+    expect(query.has("state")).toBe(want.state === true)
+    expect(query.has("nonce")).toBe(want.nonce === true)
+    expect(query.has("client_secret")).toBe(false)
+
+    // One sealed, secure, http-only cookie per check, alive for 900 s.
+    const byName = new Map(cookies.map((c) => [c.name, c]))
+    const checkCookies = [
+      "__Secure-authjs.pkce.code_verifier",
+      ...(want.state ? ["__Secure-authjs.state"] : []),
+      ...(want.nonce ? ["__Secure-authjs.nonce"] : []),
+    ]
+    for (const cookieName of checkCookies) {
+      const cookie = byName.get(cookieName)
+      expect(cookie).toMatchObject({ httpOnly: true, secure: true, path: "/", maxAge: 900 })
+      // A compact JWE: five base64url parts; the PKCE verifier itself never appears in the URL.
+      expect((cookie?.value ?? "").split(".")).toHaveLength(5)
+    }
+    expect(byName.has("__Secure-authjs.state")).toBe(want.state === true)
+    expect(byName.has("__Secure-authjs.nonce")).toBe(want.nonce === true)
+    expect(byName.has("__Secure-authjs.session-token")).toBe(false)
+  })
+})

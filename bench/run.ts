@@ -1,0 +1,229 @@
+/**
+ * `npm run bench`: requests/s of (a) a bare Express route, (b) the floor (cookie + raw `jose` decrypt with a
+ * precomputed key), (c) a `requireAuth` route and (d) `GET /auth/session`, alternated and repeated in one run, then the
+ * RSS growth over many requests to (c) and to (a). A report: it always exits 0 unless the benchmark itself breaks.
+ *
+ * Environment: BENCH_QUICK=1 (smoke test), BENCH_DURATION (seconds per run), BENCH_ROUNDS, BENCH_AMOUNT (requests per
+ * memory run), BENCH_CONNECTIONS, BENCH_LOADGEN=child|inprocess. See bench/README.md.
+ */
+import { cpus, loadavg } from "node:os"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
+import { encode } from "../lib/jwt"
+import { runLoad, type LoadgenMode, type LoadResult } from "./loadgen"
+import { COOKIE_NAME, SECRET, startServers, stopServers, type BenchServer, type CaseId } from "./servers"
+
+interface Settings {
+  quick: boolean
+  duration: number
+  warmup: number
+  rounds: number
+  amount: number
+  connections: number
+  pipelining: number
+  loadgen: LoadgenMode
+}
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === "") return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`)
+  return value
+}
+
+function readSettings(): Settings {
+  const quick = process.env.BENCH_QUICK === "1"
+  const mode = process.env.BENCH_LOADGEN ?? "child"
+  if (mode !== "child" && mode !== "inprocess") throw new Error(`BENCH_LOADGEN must be child or inprocess, got ${mode}`)
+  const duration = envNumber("BENCH_DURATION", quick ? 1 : 5)
+  return {
+    quick,
+    duration,
+    warmup: Math.min(duration, quick ? 1 : 2),
+    rounds: Math.round(envNumber("BENCH_ROUNDS", 3)),
+    amount: Math.round(envNumber("BENCH_AMOUNT", quick ? 10_000 : 100_000)),
+    connections: Math.round(envNumber("BENCH_CONNECTIONS", 10)),
+    pipelining: 1,
+    loadgen: mode,
+  }
+}
+
+/** `global.gc`, from `--expose-gc`, or obtained at run time when the flag was not given. */
+function collector(): { gc: () => void; source: string } {
+  const exposed = (globalThis as { gc?: () => void }).gc
+  if (typeof exposed === "function") return { gc: exposed, source: "--expose-gc" }
+  setFlagsFromString("--expose-gc")
+  const gc = runInNewContext("gc") as unknown
+  if (typeof gc === "function") return { gc: gc as () => void, source: "v8.setFlagsFromString" }
+  return { gc: () => undefined, source: "unavailable (readings include garbage)" }
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+async function settledMemory(gc: () => void): Promise<NodeJS.MemoryUsage> {
+  for (let i = 0; i < 3; i++) {
+    gc()
+    await tick()
+  }
+  return process.memoryUsage()
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((x, y) => x - y)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+const signedMb = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`
+const pad = (text: string, width: number) => text.padEnd(width)
+const padLeft = (text: string, width: number) => text.padStart(width)
+
+/** Checks each server answers 200 with the expected body before anything is measured. */
+async function verify(servers: readonly BenchServer[], cookie: string, email: string): Promise<void> {
+  for (const { id, url } of servers) {
+    const response = await fetch(url, { headers: { cookie, accept: "application/json" } })
+    const text = await response.text()
+    const expected = id === "a" ? '"ok":true' : email
+    if (response.status !== 200 || !text.includes(expected)) {
+      throw new Error(`case (${id}) ${url} answered ${response.status} ${text.slice(0, 200)}`)
+    }
+    if (id === "d" && !response.headers.getSetCookie().some((c) => c.startsWith(`${COOKIE_NAME}=`))) {
+      throw new Error("case (d) did not re-issue the session cookie")
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings()
+  const { gc, source: gcSource } = collector()
+  const user = { sub: "user-1", name: "Bench User", email: "bench@example.com" }
+  const jwe = await encode({ token: user, secret: SECRET, salt: COOKIE_NAME })
+  const cookie = `${COOKIE_NAME}=${jwe}`
+  const headers = { cookie, accept: "application/json" }
+
+  const servers = await startServers()
+  const byId = new Map<CaseId, BenchServer>(servers.map((s) => [s.id, s]))
+  const server = (id: CaseId): BenchServer => byId.get(id)!
+  await verify(servers, cookie, user.email)
+
+  console.log("Gatehouse benchmark")
+  console.log(
+    `node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  )
+  console.log(
+    `autocannon ${settings.loadgen === "child" ? "in a child process" : "in this process"}, ` +
+      `${settings.connections} connections, pipelining ${settings.pipelining}, ` +
+      `${settings.duration} s per run (warm-up ${settings.warmup} s), ${settings.rounds} rounds; ` +
+      `${settings.amount} requests per memory run; GC: ${gcSource}${settings.quick ? "; QUICK" : ""}`,
+  )
+  console.log()
+
+  const load = (id: CaseId, extra: { duration?: number; amount?: number }) =>
+    runLoad(settings.loadgen, {
+      url: server(id).url,
+      headers,
+      connections: settings.connections,
+      pipelining: settings.pipelining,
+      ...extra,
+    })
+
+  const order: CaseId[] = ["a", "b", "c", "d"]
+  const runs = new Map<CaseId, LoadResult[]>(order.map((id) => [id, []]))
+
+  for (const id of order) await load(id, { duration: settings.warmup })
+  for (let round = 1; round <= settings.rounds; round++) {
+    // Alternate the order between rounds so no case always runs right after the same neighbour.
+    const sequence = round % 2 === 1 ? order : [...order].reverse()
+    for (const id of sequence) {
+      const result = await load(id, { duration: settings.duration })
+      runs.get(id)!.push(result)
+      process.stderr.write(`  round ${round} (${id}): ${Math.round(result.rps)} req/s\n`)
+    }
+  }
+
+  const medians = new Map<CaseId, number>()
+  console.log(
+    `${pad("case", 40)}${padLeft("median req/s", 14)}${padLeft("min", 9)}${padLeft("max", 9)}  non-2xx/errors  runs`,
+  )
+  for (const id of order) {
+    const results = runs.get(id)!
+    const rps = results.map((r) => r.rps)
+    const med = median(rps)
+    medians.set(id, med)
+    const bad = results.reduce((sum, r) => sum + r.non2xx, 0)
+    const errors = results.reduce((sum, r) => sum + r.errors, 0)
+    console.log(
+      `${pad(`(${id}) ${server(id).label}`, 40)}${padLeft(Math.round(med).toString(), 14)}` +
+        `${padLeft(Math.round(Math.min(...rps)).toString(), 9)}${padLeft(Math.round(Math.max(...rps)).toString(), 9)}` +
+        `  ${pad(`${bad}/${errors}`, 14)}  ${rps.map((r) => Math.round(r)).join(" ")}`,
+    )
+  }
+  console.log()
+
+  // The headline ratio is the median of the per-round ratios: the cases of one round run seconds apart, so a change in
+  // background load between rounds cancels out. The ratio of the medians is printed beside it.
+  const perRound = (x: CaseId, y: CaseId) => runs.get(x)!.map((r, i) => r.rps / runs.get(y)![i]!.rps)
+  const verdict = (value: number, target: number | undefined) =>
+    target === undefined ? "(no target)" : `target >= ${target.toFixed(2)}  ${value >= target ? "PASS" : "MISS"}`
+  const ratios: { name: string; x: CaseId; y: CaseId; target?: number }[] = [
+    { name: "c/a  requireAuth vs bare", x: "c", y: "a", target: 0.7 },
+    { name: "c/b  requireAuth vs floor", x: "c", y: "b" },
+    { name: "d/b  /auth/session vs floor", x: "d", y: "b", target: 0.9 },
+  ]
+  console.log(`${pad("ratio", 30)}${padLeft("median", 7)}   ${pad("target", 27)}per round      of medians`)
+  for (const r of ratios) {
+    const rounds = perRound(r.x, r.y)
+    const value = median(rounds)
+    const ofMedians = medians.get(r.x)! / medians.get(r.y)!
+    console.log(
+      `${pad(r.name, 30)}${padLeft(value.toFixed(3), 7)}   ${pad(verdict(value, r.target), 27)}` +
+        `${pad(rounds.map((v) => v.toFixed(2)).join(" "), 15)}${ofMedians.toFixed(3)}`,
+    )
+  }
+  console.log()
+
+  // Memory: (a) first, then (c), each between GC'd readings of this process (the servers; in child mode the load
+  // generator's memory is not in it).
+  const memoryRun = async (id: CaseId) => {
+    const before = await settledMemory(gc)
+    const result = await load(id, { amount: settings.amount })
+    const after = await settledMemory(gc)
+    return { before, after, result }
+  }
+  const bare = await memoryRun("a")
+  const prot = await memoryRun("c")
+  const growthA = bare.after.rss - bare.before.rss
+  const growthC = prot.after.rss - prot.before.rss
+  console.log(`memory over ${settings.amount} requests (RSS after GC; heapUsed in brackets)`)
+  for (const [id, run, growth] of [
+    ["a", bare, growthA],
+    ["c", prot, growthC],
+  ] as const) {
+    const heap = run.after.heapUsed - run.before.heapUsed
+    console.log(
+      `${pad(`(${id}) ${server(id).label}`, 40)} ${padLeft(mb(run.before.rss), 9)} -> ${padLeft(mb(run.after.rss), 9)}` +
+        `  growth ${padLeft(signedMb(growth), 9)}  [heap ${signedMb(heap)}]` +
+        `  ${run.result.total} done, ${run.result.non2xx} non-2xx, ${run.result.errors} errors`,
+    )
+  }
+  const excess = growthC - growthA
+  console.log(
+    `${pad("(c) growth - (a) growth", 40)} ${signedMb(excess)}   target <= 5.0 MB  ${excess <= 5 * 1024 * 1024 ? "PASS" : "MISS"}`,
+  )
+  console.log(
+    `load average at end ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  )
+
+  await stopServers(servers)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

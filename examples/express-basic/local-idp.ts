@@ -1,0 +1,134 @@
+/**
+ * The demo's local identity provider: a real OpenID Provider (`oidc-provider`) in this process on 127.0.0.1, so the
+ * demo shows a full OAuth 2 / OpenID Connect sign-in with no network, account or set-up. Any login and password work.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import OIDC from "../../lib/providers/oidc"
+import type { OAuthConfig } from "../../lib/providers/types"
+
+/** The provider id: the demo's callback is `/auth/callback/local-idp`. */
+export const LOCAL_IDP_ID = "local-idp"
+const CLIENT_ID = "gatehouse-demo"
+// Not a real secret: the IdP lives only inside the demo process, on the loopback interface.
+const CLIENT_SECRET = "gatehouse-demo-local-idp-client-secret"
+
+/**
+ * The port of the local identity provider: `DEMO_IDP_PORT`, default 3001.
+ *
+ * @example
+ * ```ts
+ * localIdpPort({ DEMO_IDP_PORT: "4001" }) // 4001
+ * ```
+ */
+export function localIdpPort(env: NodeJS.ProcessEnv = process.env): number {
+  const port = Number(env.DEMO_IDP_PORT ?? 3001)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError("DEMO_IDP_PORT must be a port number")
+  return port
+}
+
+/**
+ * The Gatehouse provider for the local identity provider (the generic `OIDC` factory; everything is discovered).
+ *
+ * @example
+ * ```ts
+ * ExpressAuth({ providers: [localIdpProvider("http://127.0.0.1:3001")] })
+ * ```
+ */
+export function localIdpProvider(issuer = `http://127.0.0.1:${localIdpPort()}`): OAuthConfig {
+  return OIDC({
+    id: LOCAL_IDP_ID,
+    // The sign-in page labels the button "Sign in with <name>".
+    name: "the local identity provider",
+    issuer,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    checks: ["pkce", "state", "nonce"],
+    // The IdP speaks plain http, which Gatehouse refuses by default. That is safe here only because it listens on
+    // 127.0.0.1 inside this process: nothing crosses a network. Never set this for a real provider.
+    allowInsecureRequests: true,
+  })
+}
+
+export interface LocalIdpOptions {
+  /** The port to listen on (0 picks a free one). Default: {@link localIdpPort}. */
+  port?: number
+  /** Origins the demo app is reached at; each gets `<origin>/auth/callback/local-idp` registered. */
+  appOrigins: string[]
+}
+
+export interface StartedLocalIdp {
+  issuer: string
+  port: number
+  close(): Promise<void>
+}
+
+/** The claims of a user: whatever was typed as the login is the account. */
+function claimsFor(login: string): Record<string, unknown> {
+  const email = login.includes("@") ? login : `${login}@example.test`
+  return { sub: login, email, email_verified: true, name: login.split("@")[0], preferred_username: login }
+}
+
+/**
+ * Starts the local identity provider with one confidential client for the demo app.
+ *
+ * @example
+ * ```ts
+ * const idp = await startLocalIdp({ appOrigins: ["http://localhost:3000"] })
+ * console.log(idp.issuer) // "http://127.0.0.1:3001"
+ * ```
+ */
+export async function startLocalIdp(options: LocalIdpOptions): Promise<StartedLocalIdp> {
+  // oidc-provider is ESM-only and large: loaded here, so importing the app (and its tests) does not load it.
+  const { default: Provider } = await import("oidc-provider")
+  const server: Server = createServer()
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(options.port ?? localIdpPort(), "127.0.0.1", () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  const issuer = `http://127.0.0.1:${port}`
+
+  // Fresh keys per process: nothing of the IdP outlives the demo.
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  const signingKey = { ...privateKey.export({ format: "jwk" }), kid: "demo-rs256", use: "sig", alg: "RS256" }
+  const provider = new Provider(issuer, {
+    jwks: { keys: [signingKey] },
+    // Short lifetimes, in seconds (explicit, so oidc-provider does not print a notice for each default it uses).
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: options.appOrigins.map(
+          (origin) => `${origin.replace(/\/+$/, "")}/auth/callback/${LOCAL_IDP_ID}`,
+        ),
+        response_types: ["code"],
+        grant_types: ["authorization_code"],
+      },
+    ],
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "preferred_username"] },
+    // The built-in login and consent pages: fine for a demo, which is what oidc-provider warns about at start.
+    features: { devInteractions: { enabled: true } },
+    // Put the granted claims in the ID token, which Gatehouse reads the profile from.
+    conformIdTokenClaims: false,
+    cookies: { keys: [randomBytes(32).toString("hex")] },
+    findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => claimsFor(id) }),
+  })
+  provider.proxy = false
+  server.on("request", provider.callback())
+
+  return {
+    issuer,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

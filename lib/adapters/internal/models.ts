@@ -1,0 +1,141 @@
+// Helpers shared by the adapters: model field lists, email lookup keys, extra-field splitting and fixed errors.
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "../types"
+
+/** Every adapter returns all methods of the contract. */
+export type { Adapter } from "../types"
+
+/** User fields that have their own column; anything else is kept in a JSON `extra` bag. */
+export const USER_FIELDS = ["id", "name", "email", "emailVerified", "image"] as const
+
+/** Account fields that have their own column; anything else is kept in a JSON `extra` bag. */
+export const ACCOUNT_FIELDS = [
+  "userId",
+  "type",
+  "provider",
+  "providerAccountId",
+  "access_token",
+  "refresh_token",
+  "expires_at",
+  "token_type",
+  "scope",
+  "id_token",
+  "session_state",
+] as const
+
+/**
+ * The lookup key of an email: lower-cased (full Unicode `toLowerCase()`), `null` when there is no email.
+ * Emails are stored as given and matched on this key, so `Ann@Example.com` and `ann@example.com` are one user.
+ */
+export function emailKey(email: unknown): string | null {
+  return typeof email === "string" && email !== "" ? email.toLowerCase() : null
+}
+
+/** Splits an object into the listed fields and the rest; `undefined` values are dropped from both. */
+export function splitExtra<K extends string>(
+  value: Record<string, unknown>,
+  known: readonly K[],
+): { fields: Partial<Record<K, unknown>>; extra: Record<string, unknown> } {
+  const fields: Partial<Record<K, unknown>> = {}
+  const extra: Record<string, unknown> = {}
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue
+    if ((known as readonly string[]).includes(key)) fields[key as K] = v
+    else extra[key] = v
+  }
+  return { fields, extra }
+}
+
+/** Parses the JSON `extra` bag of a row; a missing or malformed bag is empty. */
+export function parseExtra(json: unknown): Record<string, unknown> {
+  if (typeof json === "object" && json !== null) return json as Record<string, unknown>
+  if (typeof json !== "string" || json === "") return {}
+  try {
+    const parsed: unknown = JSON.parse(json)
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
+}
+
+/** Drops `null`/`undefined` members, as the optional account token fields are absent rather than null. */
+export function withoutNullish<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T
+}
+
+/** The error an update throws when its target does not exist (the contract's return type has no `null`). */
+export function notFound(model: "User" | "Authenticator", id: string): Error {
+  return new Error(`${model} not found`, { cause: { id } })
+}
+
+/** The error a create throws when it would break a uniqueness rule. */
+export function conflict(
+  what: "User id" | "Email" | "Account" | "Authenticator",
+  cause: Record<string, unknown>,
+): Error {
+  return new Error(`${what} already exists`, { cause })
+}
+
+/** The error a create throws when the user it refers to does not exist. */
+export function missingUser(userId: string): Error {
+  return new Error("Referenced user does not exist", { cause: { userId } })
+}
+
+/** Converts a driver value (Date, epoch ms number or ISO string) into a Date. */
+export function toDate(value: unknown): Date {
+  if (value instanceof Date) return new Date(value.getTime())
+  if (typeof value === "number") return new Date(value)
+  if (typeof value === "bigint") return new Date(Number(value))
+  return new Date(String(value))
+}
+
+/** Like {@link toDate}, but keeps `null`/`undefined` as `null`. */
+export function toDateOrNull(value: unknown): Date | null {
+  return value === null || value === undefined ? null : toDate(value)
+}
+
+/** Converts a driver integer (number, bigint or numeric string) into a number. */
+export function toNumber(value: unknown): number {
+  return typeof value === "number" ? value : Number(value)
+}
+
+/** A fresh user id for a `createUser` call that did not pass one. */
+export function newUserId(user: Partial<AdapterUser>): string {
+  return typeof user.id === "string" && user.id !== "" ? user.id : crypto.randomUUID()
+}
+
+/** Copies the contract fields of an authenticator, so callers never share objects with the store. */
+export function copyAuthenticator(a: AdapterAuthenticator): AdapterAuthenticator {
+  return {
+    userId: a.userId,
+    providerAccountId: a.providerAccountId,
+    counter: a.counter,
+    credentialBackedUp: a.credentialBackedUp,
+    credentialID: a.credentialID,
+    credentialPublicKey: a.credentialPublicKey,
+    transports: a.transports ?? null,
+    credentialDeviceType: a.credentialDeviceType,
+  }
+}
+
+/** Copies a session. */
+export function copySession(s: AdapterSession): AdapterSession {
+  return { sessionToken: s.sessionToken, userId: s.userId, expires: toDate(s.expires) }
+}
+
+/** The `provider` + `providerAccountId` pair that identifies an account. */
+export type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
+
+/**
+ * Deep-copies plain data (objects, arrays, Dates, primitives). Used instead of `structuredClone`, whose copies belong
+ * to the main realm: under jest's VM context they would fail `instanceof Date`.
+ */
+export function deepCopy<T>(value: T): T {
+  if (value instanceof Date) return new Date(value.getTime()) as T
+  if (Array.isArray(value)) return value.map((item: unknown) => deepCopy(item)) as T
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) out[key] = deepCopy(item)
+    return out as T
+  }
+  return value
+}

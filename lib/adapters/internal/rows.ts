@@ -1,0 +1,181 @@
+// Mapping between the SQL rows shared by the SQLite and PostgreSQL adapters (snake_case) and the contract's models.
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../types"
+import {
+  ACCOUNT_FIELDS,
+  USER_FIELDS,
+  emailKey,
+  parseExtra,
+  splitExtra,
+  toDate,
+  toDateOrNull,
+  toNumber,
+  withoutNullish,
+} from "./models"
+
+/** A row of `users`. Dates arrive as Date (PostgreSQL) or epoch milliseconds (SQLite). */
+export interface UserRow {
+  id: string
+  name: string | null
+  email: string | null
+  email_verified: unknown
+  image: string | null
+  extra: unknown
+}
+
+/** A row of `accounts`. */
+export interface AccountRow {
+  user_id: string
+  type: AdapterAccount["type"]
+  provider: string
+  provider_account_id: string
+  access_token: string | null
+  refresh_token: string | null
+  expires_at: unknown
+  token_type: string | null
+  scope: string | null
+  id_token: string | null
+  session_state: string | null
+  extra: unknown
+}
+
+/** A row of `sessions`. */
+export interface SessionRow {
+  session_token: string
+  user_id: string
+  expires: unknown
+}
+
+/** A row of `verification_tokens`. */
+export interface TokenRow {
+  identifier: string
+  token: string
+  expires: unknown
+}
+
+/** A row of `authenticators`. */
+export interface AuthenticatorRow {
+  credential_id: string
+  user_id: string
+  provider_account_id: string
+  credential_public_key: string
+  counter: unknown
+  credential_device_type: string
+  credential_backed_up: unknown
+  transports: string | null
+}
+
+/** Builds a user from its row; fields without a column come back from the `extra` bag. */
+export function userFromRow(row: UserRow): AdapterUser {
+  return {
+    ...parseExtra(row.extra),
+    id: row.id,
+    name: row.name,
+    email: row.email as string,
+    emailVerified: toDateOrNull(row.email_verified),
+    image: row.image,
+  }
+}
+
+/** Builds an account from its row; absent token fields are omitted rather than `null`. */
+export function accountFromRow(row: AccountRow): AdapterAccount {
+  const tokens: Record<string, unknown> = withoutNullish<Record<string, unknown>>({
+    access_token: row.access_token,
+    refresh_token: row.refresh_token,
+    expires_at: row.expires_at === null || row.expires_at === undefined ? null : toNumber(row.expires_at),
+    token_type: row.token_type,
+    scope: row.scope,
+    id_token: row.id_token,
+    session_state: row.session_state,
+  })
+  return {
+    ...parseExtra(row.extra),
+    ...tokens,
+    userId: row.user_id,
+    type: row.type,
+    provider: row.provider,
+    providerAccountId: row.provider_account_id,
+  }
+}
+
+/** Builds a session from its row. */
+export function sessionFromRow(row: SessionRow): AdapterSession {
+  return { sessionToken: row.session_token, userId: row.user_id, expires: toDate(row.expires) }
+}
+
+/** Builds a verification token from its row. */
+export function tokenFromRow(row: TokenRow): VerificationToken {
+  return { identifier: row.identifier, token: row.token, expires: toDate(row.expires) }
+}
+
+/** Builds an authenticator from its row. */
+export function authenticatorFromRow(row: AuthenticatorRow): AdapterAuthenticator {
+  return {
+    userId: row.user_id,
+    providerAccountId: row.provider_account_id,
+    counter: toNumber(row.counter),
+    credentialBackedUp: row.credential_backed_up === true || row.credential_backed_up === 1,
+    credentialID: row.credential_id,
+    credentialPublicKey: row.credential_public_key,
+    transports: row.transports ?? null,
+    credentialDeviceType: row.credential_device_type,
+  }
+}
+
+/** Column values of a user for an insert, in the order id, name, email, email key, email_verified, image, extra. */
+export function userValues(user: AdapterUser, id: string): { fields: Record<string, unknown>; extraJson: string } {
+  const { fields, extra } = splitExtra(user, USER_FIELDS)
+  return {
+    fields: {
+      id,
+      name: fields.name ?? null,
+      email: fields.email || null,
+      email_key: emailKey(fields.email),
+      email_verified: fields.emailVerified ?? null,
+      image: fields.image ?? null,
+    },
+    extraJson: JSON.stringify(extra),
+  }
+}
+
+/** Column values of an account for an insert, keyed by column name, plus the JSON of its extra fields. */
+export function accountValues(account: AdapterAccount): { columns: Record<string, unknown>; extraJson: string } {
+  const { fields, extra } = splitExtra(withoutNullish(account), ACCOUNT_FIELDS)
+  return {
+    columns: {
+      user_id: fields.userId,
+      type: fields.type,
+      provider: fields.provider,
+      provider_account_id: fields.providerAccountId,
+      access_token: fields.access_token ?? null,
+      refresh_token: fields.refresh_token ?? null,
+      expires_at: fields.expires_at ?? null,
+      token_type: fields.token_type ?? null,
+      scope: fields.scope ?? null,
+      id_token: fields.id_token ?? null,
+      session_state: fields.session_state ?? null,
+    },
+    extraJson: JSON.stringify(extra),
+  }
+}
+
+/** Maps a user field to its column; `undefined` for fields kept in the extra bag. */
+export const USER_COLUMNS: Readonly<Record<string, string>> = {
+  name: "name",
+  email: "email",
+  emailVerified: "email_verified",
+  image: "image",
+}
+
+/** The user fields of an update that have a column, and the rest (merged into `extra`). */
+export function userPatch(patch: Partial<AdapterUser>): {
+  columns: Array<[column: string, value: unknown]>
+  extra: Record<string, unknown>
+} {
+  const { fields, extra } = splitExtra(patch, USER_FIELDS)
+  const columns: Array<[string, unknown]> = []
+  for (const [field, value] of Object.entries(fields)) {
+    const column = USER_COLUMNS[field]
+    if (column !== undefined) columns.push([column, value ?? null])
+  }
+  return { columns, extra }
+}

@@ -1,0 +1,189 @@
+// In-memory adapter for tests and demos: everything lives in Maps of this process and is lost on exit.
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from "./types"
+import {
+  conflict,
+  copyAuthenticator,
+  copySession,
+  deepCopy,
+  emailKey,
+  missingUser,
+  newUserId,
+  notFound,
+} from "./internal/models"
+import type { AccountKey } from "./internal/models"
+
+const accountId = (a: AccountKey): string => JSON.stringify([a.provider, a.providerAccountId])
+const tokenId = (t: { identifier: string; token: string }): string => JSON.stringify([t.identifier, t.token])
+
+/**
+ * Creates an adapter that keeps users, accounts, sessions, verification tokens and authenticators in memory.
+ * Every method runs without awaiting anything in between reads and writes, so each call is atomic. Emails are
+ * stored as given and matched lower-cased; deleting a user removes its accounts, sessions and authenticators.
+ * Values are deep-copied in and out, so callers never share objects with the store.
+ *
+ * @example
+ * ```ts
+ * import { MemoryAdapter } from "gatehouse/adapters/memory"
+ * app.use("/auth", ExpressAuth({ adapter: MemoryAdapter(), providers: [GitHub] }))
+ * ```
+ */
+export function MemoryAdapter(): Required<Adapter> {
+  const users = new Map<string, AdapterUser>()
+  const emails = new Map<string, string>()
+  const accounts = new Map<string, AdapterAccount>()
+  const sessions = new Map<string, AdapterSession>()
+  const tokens = new Map<string, VerificationToken>()
+  const authenticators = new Map<string, AdapterAuthenticator>()
+
+  const clone = deepCopy
+  const userOrNull = (id: string | undefined): AdapterUser | null => {
+    const user = id === undefined ? undefined : users.get(id)
+    return user ? clone(user) : null
+  }
+  const requireUser = (userId: string): void => {
+    if (!users.has(userId)) throw missingUser(userId)
+  }
+
+  return {
+    async createUser(user) {
+      const id = newUserId(user)
+      if (users.has(id)) throw conflict("User id", { id })
+      const key = emailKey(user.email)
+      if (key !== null && emails.has(key)) throw conflict("Email", { email: user.email })
+      const stored: AdapterUser = { ...clone(user), id, emailVerified: user.emailVerified ?? null }
+      users.set(id, stored)
+      if (key !== null) emails.set(key, id)
+      return clone(stored)
+    },
+    async getUser(id) {
+      return userOrNull(id)
+    },
+    async getUserByEmail(email) {
+      const key = emailKey(email)
+      return key === null ? null : userOrNull(emails.get(key))
+    },
+    async getUserByAccount(account) {
+      return userOrNull(accounts.get(accountId(account))?.userId)
+    },
+    async updateUser(patch) {
+      const current = users.get(patch.id)
+      if (!current) throw notFound("User", patch.id)
+      const changes = Object.fromEntries(Object.entries(clone(patch)).filter(([, v]) => v !== undefined))
+      const next: AdapterUser = { ...current, ...changes, id: current.id }
+      const oldKey = emailKey(current.email)
+      const newKey = emailKey(next.email)
+      if (newKey !== oldKey) {
+        if (newKey !== null && emails.has(newKey)) throw conflict("Email", { email: next.email })
+        if (oldKey !== null) emails.delete(oldKey)
+        if (newKey !== null) emails.set(newKey, current.id)
+      }
+      users.set(current.id, next)
+      return clone(next)
+    },
+    async deleteUser(userId) {
+      const user = users.get(userId)
+      if (!user) return null
+      users.delete(userId)
+      const key = emailKey(user.email)
+      if (key !== null) emails.delete(key)
+      for (const [id, a] of accounts) if (a.userId === userId) accounts.delete(id)
+      for (const [id, s] of sessions) if (s.userId === userId) sessions.delete(id)
+      for (const [id, a] of authenticators) if (a.userId === userId) authenticators.delete(id)
+      return user
+    },
+    async linkAccount(account) {
+      requireUser(account.userId)
+      const id = accountId(account)
+      if (accounts.has(id)) throw conflict("Account", { provider: account.provider })
+      const stored = Object.fromEntries(Object.entries(clone(account)).filter(([, v]) => v !== undefined && v !== null))
+      accounts.set(id, stored as AdapterAccount)
+      return clone(stored as AdapterAccount)
+    },
+    async unlinkAccount(account) {
+      const id = accountId(account)
+      const stored = accounts.get(id)
+      if (!stored) return null
+      accounts.delete(id)
+      return stored
+    },
+    async getAccount(providerAccountId, provider) {
+      const stored = accounts.get(accountId({ provider, providerAccountId }))
+      return stored ? clone(stored) : null
+    },
+
+    async createSession(session) {
+      requireUser(session.userId)
+      const stored = copySession(session)
+      sessions.set(stored.sessionToken, stored)
+      return copySession(stored)
+    },
+    async getSessionAndUser(sessionToken) {
+      const session = sessions.get(sessionToken)
+      const user = session ? users.get(session.userId) : undefined
+      return session && user ? { session: copySession(session), user: clone(user) } : null
+    },
+    async updateSession(patch) {
+      const current = sessions.get(patch.sessionToken)
+      if (!current) return null
+      if (patch.userId !== undefined) requireUser(patch.userId)
+      const next = copySession({
+        sessionToken: current.sessionToken,
+        userId: patch.userId ?? current.userId,
+        expires: patch.expires ?? current.expires,
+      })
+      sessions.set(next.sessionToken, next)
+      return copySession(next)
+    },
+    async deleteSession(sessionToken) {
+      const session = sessions.get(sessionToken)
+      if (!session) return null
+      sessions.delete(sessionToken)
+      return session
+    },
+
+    async createVerificationToken(token) {
+      const stored = { identifier: token.identifier, token: token.token, expires: new Date(token.expires) }
+      tokens.set(tokenId(stored), stored)
+      return { ...stored, expires: new Date(stored.expires) }
+    },
+    async useVerificationToken(params) {
+      const id = tokenId(params)
+      const stored = tokens.get(id)
+      if (!stored) return null
+      tokens.delete(id)
+      return stored
+    },
+
+    async getAuthenticator(credentialID) {
+      const stored = authenticators.get(credentialID)
+      return stored ? copyAuthenticator(stored) : null
+    },
+    async createAuthenticator(authenticator) {
+      requireUser(authenticator.userId)
+      if (authenticators.has(authenticator.credentialID)) {
+        throw conflict("Authenticator", { credentialID: authenticator.credentialID })
+      }
+      const stored = copyAuthenticator(authenticator)
+      authenticators.set(stored.credentialID, stored)
+      return copyAuthenticator(stored)
+    },
+    async listAuthenticatorsByUserId(userId) {
+      return [...authenticators.values()].filter((a) => a.userId === userId).map(copyAuthenticator)
+    },
+    async updateAuthenticatorCounter(credentialID, newCounter) {
+      const stored = authenticators.get(credentialID)
+      if (!stored) throw notFound("Authenticator", credentialID)
+      stored.counter = newCounter
+      return copyAuthenticator(stored)
+    },
+  }
+}
+
+export default MemoryAdapter

@@ -1,0 +1,55 @@
+-- Gatehouse PostgreSQL schema. Table names are unqualified: run it with the search_path set to the target schema
+-- (migrate() does that). Safe to run more than once.
+CREATE TABLE IF NOT EXISTS users (
+  id             text PRIMARY KEY,
+  name           text,
+  email          text,
+  email_verified timestamptz,
+  image          text,
+  extra          jsonb NOT NULL DEFAULT '{}'
+);
+-- Emails are stored as given and matched case-insensitively; one user per email in any case.
+CREATE UNIQUE INDEX IF NOT EXISTS users_email_lower ON users (lower(email));
+
+CREATE TABLE IF NOT EXISTS accounts (
+  user_id             text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  type                text NOT NULL,
+  provider            text NOT NULL,
+  provider_account_id text NOT NULL,
+  access_token        text,
+  refresh_token       text,
+  expires_at          bigint,
+  token_type          text,
+  scope               text,
+  id_token            text,
+  session_state       text,
+  extra               jsonb NOT NULL DEFAULT '{}',
+  PRIMARY KEY (provider, provider_account_id)
+);
+CREATE INDEX IF NOT EXISTS accounts_user_id ON accounts (user_id);
+
+CREATE TABLE IF NOT EXISTS sessions (
+  session_token text PRIMARY KEY,
+  user_id       text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  expires       timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_user_id ON sessions (user_id);
+
+CREATE TABLE IF NOT EXISTS verification_tokens (
+  identifier text NOT NULL,
+  token      text NOT NULL,
+  expires    timestamptz NOT NULL,
+  PRIMARY KEY (identifier, token)
+);
+
+CREATE TABLE IF NOT EXISTS authenticators (
+  credential_id          text PRIMARY KEY,
+  user_id                text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  provider_account_id    text NOT NULL,
+  credential_public_key  text NOT NULL,
+  counter                bigint NOT NULL,
+  credential_device_type text NOT NULL,
+  credential_backed_up   boolean NOT NULL,
+  transports             text
+);
+CREATE INDEX IF NOT EXISTS authenticators_user_id ON authenticators (user_id);

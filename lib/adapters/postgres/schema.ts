@@ -1,0 +1,116 @@
+// The PostgreSQL schema as a string (the same text as schema.sql, which a test keeps in sync) and migrate().
+import type { Pool } from "pg"
+
+/** The text of `gatehouse/adapters/postgres/schema.sql`. */
+export const POSTGRES_SCHEMA = `-- Gatehouse PostgreSQL schema. Table names are unqualified: run it with the search_path set to the target schema
+-- (migrate() does that). Safe to run more than once.
+CREATE TABLE IF NOT EXISTS users (
+  id             text PRIMARY KEY,
+  name           text,
+  email          text,
+  email_verified timestamptz,
+  image          text,
+  extra          jsonb NOT NULL DEFAULT '{}'
+);
+-- Emails are stored as given and matched case-insensitively; one user per email in any case.
+CREATE UNIQUE INDEX IF NOT EXISTS users_email_lower ON users (lower(email));
+
+CREATE TABLE IF NOT EXISTS accounts (
+  user_id             text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  type                text NOT NULL,
+  provider            text NOT NULL,
+  provider_account_id text NOT NULL,
+  access_token        text,
+  refresh_token       text,
+  expires_at          bigint,
+  token_type          text,
+  scope               text,
+  id_token            text,
+  session_state       text,
+  extra               jsonb NOT NULL DEFAULT '{}',
+  PRIMARY KEY (provider, provider_account_id)
+);
+CREATE INDEX IF NOT EXISTS accounts_user_id ON accounts (user_id);
+
+CREATE TABLE IF NOT EXISTS sessions (
+  session_token text PRIMARY KEY,
+  user_id       text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  expires       timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_user_id ON sessions (user_id);
+
+CREATE TABLE IF NOT EXISTS verification_tokens (
+  identifier text NOT NULL,
+  token      text NOT NULL,
+  expires    timestamptz NOT NULL,
+  PRIMARY KEY (identifier, token)
+);
+
+CREATE TABLE IF NOT EXISTS authenticators (
+  credential_id          text PRIMARY KEY,
+  user_id                text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  provider_account_id    text NOT NULL,
+  credential_public_key  text NOT NULL,
+  counter                bigint NOT NULL,
+  credential_device_type text NOT NULL,
+  credential_backed_up   boolean NOT NULL,
+  transports             text
+);
+CREATE INDEX IF NOT EXISTS authenticators_user_id ON authenticators (user_id);
+`
+
+/** Options of {@link migrate}. */
+export interface MigrateOptions {
+  /** The PostgreSQL schema that holds the tables; created if missing. Default `public`. */
+  schema?: string
+}
+
+/** A PostgreSQL schema name the adapter accepts: a plain identifier, so it can be quoted without escaping. */
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
+
+/** Checks a schema name and returns it double-quoted for SQL. A bad name is the caller's mistake: a TypeError. */
+export function quoteSchema(schema: string): string {
+  if (!IDENTIFIER.test(schema)) {
+    throw Object.assign(new TypeError("Invalid PostgreSQL schema name"), { code: "ERR_INVALID_ARG_VALUE" })
+  }
+  return `"${schema}"`
+}
+
+/**
+ * Creates the adapter's tables and indexes in `schema` (default `public`) if they are missing. Idempotent; runs in one
+ * transaction under an advisory lock, so concurrent starts do not race.
+ *
+ * @example
+ * ```ts
+ * import { Pool } from "pg"
+ * import { PostgresAdapter, migrate } from "gatehouse/adapters/postgres"
+ * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
+ * await migrate(pool, { schema: "auth" })
+ * const adapter = PostgresAdapter(pool, { schema: "auth" })
+ * ```
+ */
+export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<void> {
+  const schema = quoteSchema(options.schema ?? "public")
+  const client = await pool.connect()
+  let broken: Error | undefined
+  const onError = (error: Error): void => {
+    broken = error
+  }
+  client.on("error", onError)
+  try {
+    await client.query("BEGIN")
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('gatehouse:migrate'))")
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    await client.query(`SET LOCAL search_path TO ${schema}`)
+    await client.query(POSTGRES_SCHEMA)
+    await client.query("COMMIT")
+  } catch (error) {
+    await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error("Rollback failed")
+    })
+    throw error
+  } finally {
+    client.off("error", onError)
+    client.release(broken)
+  }
+}

@@ -1,0 +1,141 @@
+// Lua scripts of the Redis adapter: each runs atomically on the server, so indexes never disagree with records.
+import { createHash } from "node:crypto"
+import type Redis from "ioredis"
+
+/** A script and its SHA-1, run with EVALSHA (falling back to EVAL when the server has not cached it yet). */
+export interface Script {
+  readonly source: string
+  readonly sha: string
+}
+
+function script(source: string): Script {
+  return { source, sha: createHash("sha1").update(source).digest("hex") }
+}
+
+/** Runs a script with its keys and arguments. */
+export async function run(client: Redis, s: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
+  try {
+    return await client.evalsha(s.sha, keys.length, ...keys, ...args)
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error
+    return client.eval(s.source, keys.length, ...keys, ...args)
+  }
+}
+
+/** KEYS: user, [email index]. ARGV: user JSON, user id. */
+export const CREATE_USER = script(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'id' end
+if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return 'email' end
+redis.call('SET', KEYS[1], ARGV[1])
+if KEYS[2] then redis.call('SET', KEYS[2], ARGV[2]) end
+return 'ok'`)
+
+/** KEYS: user. ARGV: expected JSON, new JSON, user id, old email index key or '', new email index key or ''. */
+export const UPDATE_USER = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 'missing' end
+if cur ~= ARGV[1] then return 'retry' end
+if ARGV[4] ~= ARGV[5] then
+  if ARGV[5] ~= '' then
+    local owner = redis.call('GET', ARGV[5])
+    if owner and owner ~= ARGV[3] then return 'email' end
+  end
+  if ARGV[4] ~= '' and redis.call('GET', ARGV[4]) == ARGV[3] then redis.call('DEL', ARGV[4]) end
+  if ARGV[5] ~= '' then redis.call('SET', ARGV[5], ARGV[3]) end
+end
+redis.call('SET', KEYS[1], ARGV[2])
+return 'ok'`)
+
+/**
+ * KEYS: user, accounts set, sessions set, authenticators set. ARGV: expected user JSON, email index key or '', id.
+ * Members of the sets are deleted only if they still belong to this user.
+ */
+export const DELETE_USER = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 'missing' end
+if cur ~= ARGV[1] then return 'retry' end
+for i = 2, 4 do
+  for _, key in ipairs(redis.call('SMEMBERS', KEYS[i])) do
+    local v = redis.call('GET', key)
+    if v and cjson.decode(v).userId == ARGV[3] then redis.call('DEL', key) end
+  end
+  redis.call('DEL', KEYS[i])
+end
+if ARGV[2] ~= '' and redis.call('GET', ARGV[2]) == ARGV[3] then redis.call('DEL', ARGV[2]) end
+redis.call('DEL', KEYS[1])
+return 'ok'`)
+
+/** KEYS: user, record, user's set. ARGV: record JSON, [PXAT ms]. Fails if the user is missing or the record exists. */
+export const CREATE_OWNED = script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'user' end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 'exists' end
+if ARGV[2] then
+  redis.call('SET', KEYS[2], ARGV[1], 'PXAT', ARGV[2])
+  for _, key in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+    if redis.call('EXISTS', key) == 0 then redis.call('SREM', KEYS[3], key) end
+  end
+else
+  redis.call('SET', KEYS[2], ARGV[1])
+end
+redis.call('SADD', KEYS[3], KEYS[2])
+return 'ok'`)
+
+/** KEYS: record. ARGV: prefix, set name ('user-accounts' ...). Deletes the record and its set membership. */
+export const DELETE_OWNED = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return false end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', ARGV[1] .. ARGV[2] .. ':' .. cjson.decode(cur).userId, KEYS[1])
+return cur`)
+
+/** KEYS: record holding a userId. ARGV: prefix. Returns [record, user JSON], or nil if either is missing. */
+export const RECORD_AND_USER = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return false end
+local user = redis.call('GET', ARGV[1] .. 'user:' .. cjson.decode(cur).userId)
+if not user then return false end
+return {cur, user}`)
+
+/** KEYS: email index. ARGV: prefix. Returns the user JSON or nil. */
+export const USER_BY_EMAIL = script(`
+local id = redis.call('GET', KEYS[1])
+if not id then return false end
+return redis.call('GET', ARGV[1] .. 'user:' .. id)`)
+
+/**
+ * KEYS: session. ARGV: prefix, new expires ISO or '', PXAT ms or '', new userId or ''. Returns the new JSON, nil if the
+ * session is gone, or 'user' if the new user does not exist. Never re-creates a deleted session.
+ */
+export const UPDATE_SESSION = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return false end
+local s = cjson.decode(cur)
+if ARGV[4] ~= '' and ARGV[4] ~= s.userId then
+  if redis.call('EXISTS', ARGV[1] .. 'user:' .. ARGV[4]) == 0 then return 'user' end
+  redis.call('SREM', ARGV[1] .. 'user-sessions:' .. s.userId, KEYS[1])
+  redis.call('SADD', ARGV[1] .. 'user-sessions:' .. ARGV[4], KEYS[1])
+  s.userId = ARGV[4]
+end
+if ARGV[2] ~= '' then s.expires = ARGV[2] end
+local out = cjson.encode(s)
+if ARGV[3] ~= '' then redis.call('SET', KEYS[1], out, 'PXAT', ARGV[3]) else redis.call('SET', KEYS[1], out, 'KEEPTTL') end
+return out`)
+
+/** KEYS: authenticator. ARGV: new counter. Returns the new JSON or nil. */
+export const UPDATE_COUNTER = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return false end
+local a = cjson.decode(cur)
+a.counter = tonumber(ARGV[1])
+local out = cjson.encode(a)
+redis.call('SET', KEYS[1], out)
+return out`)
+
+/** KEYS: a set of record keys. Returns the records that still exist. */
+export const LIST_SET = script(`
+local out = {}
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local v = redis.call('GET', key)
+  if v then table.insert(out, v) end
+end
+return out`)

@@ -1,0 +1,18 @@
+// Minimal typing of the better-sqlite3 constructor: the package ships no types and @types/better-sqlite3 is absent.
+declare module "better-sqlite3" {
+  interface Statement {
+    run(...params: unknown[]): { changes: number | bigint }
+    get(...params: unknown[]): unknown
+    all(...params: unknown[]): unknown[]
+  }
+  interface Database {
+    prepare(sql: string): Statement
+    exec(sql: string): unknown
+    close(): unknown
+  }
+  interface DatabaseConstructor {
+    new (filename: string, options?: { readonly?: boolean; fileMustExist?: boolean; timeout?: number }): Database
+  }
+  const Database: DatabaseConstructor
+  export default Database
+}

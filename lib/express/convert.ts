@@ -1,0 +1,262 @@
+/** Converts a Node/Express request into a Web `Request` and writes a Web `Response` back to a Node response. */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { httpError, readRequestBody } from "./body"
+import type { HttpError } from "./body"
+
+export type { HttpError }
+
+/**
+ * The parts of a Node request the converter reads. An Express 4 or 5 `Request` satisfies it, and so does a plain
+ * `IncomingMessage` (no `app`: then no proxy header is trusted and the protocol comes from the socket).
+ */
+export interface NodeRequest extends IncomingMessage {
+  /** Express: the URL before any mount path was stripped. Falls back to `url`. */
+  originalUrl?: string
+  /** Express: `http` or `https`, after the app's `trust proxy` setting. */
+  protocol?: string
+  /** A body some earlier middleware parsed (`express.json()`, `express.urlencoded()`, ...). */
+  body?: unknown
+  /** Express: the application, whose compiled `trust proxy fn` setting decides whether `X-Forwarded-Host` counts. */
+  app?: { get(setting: string): unknown }
+}
+
+/** Options of {@link toWebRequest}. */
+export interface ToWebRequestOptions {
+  /** Largest body, in bytes, read from the stream when no middleware parsed it. Default 102400 (100 KB). */
+  bodyLimit?: number
+  /** When set (from `AUTH_URL`), its origin is the origin of the request; the `Host` header is then ignored. */
+  authUrl?: URL
+}
+
+/** The default limit of a body read from the stream: 100 KB, as body-parser's. */
+export const DEFAULT_BODY_LIMIT = 102_400
+
+// RFC 3986: host = IP-literal / IPv4address / reg-name, then [ ":" port ]. The reg-name is narrowed to the letters,
+// digits, "-", "." and "_" real host names use, so nothing a URL parser would re-interpret can get through.
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::[0-9]{1,5})?$/
+
+type TrustProxy = (address: string | undefined, hop: number) => boolean
+
+/**
+ * Builds a Web `Request` from a Node/Express request, for handing it to `Auth()` or another Web-standard handler.
+ *
+ * The origin is `req.protocol` and the host as Express resolves them under the app's `trust proxy` setting: with
+ * trust proxy off, `X-Forwarded-Proto`/`X-Forwarded-Host` are ignored. With `authUrl`, its origin is used instead and
+ * the `Host` header does not count at all. The path is `req.originalUrl`. Every header is copied. The body comes
+ * from `req.body` when a body parser already consumed the stream (re-encoded per `Content-Type`), otherwise it is
+ * read from the stream up to `bodyLimit` bytes.
+ *
+ * @throws {@link HttpError} 413 (`entity.too.large`) when the body exceeds `bodyLimit`; 400 (`request.invalid.host`,
+ *   `request.invalid.url`) when no valid origin or path can be formed; 400 (`request.aborted`) when the client stops
+ *   sending the body.
+ * @example
+ * ```ts
+ * app.post("/hook", async (req, res, next) => {
+ *   try {
+ *     const response = await handler(await toWebRequest(req, { bodyLimit: 10_000 }))
+ *     await sendWebResponse(response, res)
+ *   } catch (err) {
+ *     next(err)
+ *   }
+ * })
+ * ```
+ */
+export async function toWebRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<Request> {
+  // Concatenated, not resolved against a base: a path such as `//evil.example/x` must stay a path.
+  const url = new URL((options.authUrl ? options.authUrl.origin : requestOrigin(req)) + pathOf(req))
+  const headers = copyHeaders(req)
+  const method = (req.method ?? "GET").toUpperCase()
+  const body = method === "GET" || method === "HEAD" ? null : await readRequestBody(req, limitOf(options))
+  if (!body) return new Request(url, { method, headers })
+  // The body may have been re-encoded, so its framing headers are those of the bytes actually sent.
+  headers.delete("transfer-encoding")
+  headers.set("content-length", String(body.bytes.byteLength))
+  if (body.contentType) headers.set("content-type", body.contentType)
+  return new Request(url, { method, headers, body: body.bytes })
+}
+
+/**
+ * Writes a Web `Response` to a Node/Express response: status, every header (each `Set-Cookie` as a header of its own,
+ * added to any the app already set), then the body, streamed with back-pressure.
+ *
+ * Resolves once the body is written or the client went away. It rejects only when nothing has been sent yet (the
+ * response body failed before its first chunk), so the caller may still answer with an error. When the response has
+ * already started, a failing body ends the connection instead, and this resolves. When headers were sent before the
+ * call, the Web response is discarded.
+ *
+ * @example
+ * ```ts
+ * app.get("/health", async (_req, res) => {
+ *   await sendWebResponse(Response.json({ ok: true }), res)
+ * })
+ * ```
+ */
+export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  if (res.headersSent || res.writableEnded || res.destroyed) {
+    await discard(response)
+    return
+  }
+  const reader = response.body?.getReader()
+  // The first chunk is read before any header is written, so a body that fails at once leaves the response untouched.
+  const first = reader ? await reader.read() : { done: true as const, value: undefined }
+
+  res.statusCode = response.status
+  if (response.statusText) res.statusMessage = response.statusText
+  for (const [name, value] of response.headers) {
+    if (name !== "set-cookie") res.setHeader(name, value)
+  }
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) res.setHeader("set-cookie", [...existingCookies(res), ...cookies])
+
+  if (!reader || first.done) {
+    res.end()
+    return
+  }
+  await streamBody(reader, first.value, res)
+}
+
+function limitOf(options: ToWebRequestOptions): number {
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw Object.assign(new TypeError("bodyLimit must be a non-negative integer"), { code: "ERR_INVALID_ARG_VALUE" })
+  }
+  return limit
+}
+
+/** `protocol://host` as Express computes them, validated. */
+function requestOrigin(req: NodeRequest): string {
+  const trust = trustProxyOf(req)
+  const protocol = (typeof req.protocol === "string" ? req.protocol : socketProtocol(req)).toLowerCase()
+  if (protocol !== "http" && protocol !== "https") {
+    throw httpError(400, "request.invalid.protocol", "Invalid request protocol")
+  }
+  const host = resolveHost(req, trust)
+  if (!host || !HOST.test(host)) throw httpError(400, "request.invalid.host", "Invalid Host header")
+  try {
+    return new URL(`${protocol}://${host}`).origin
+  } catch {
+    throw httpError(400, "request.invalid.host", "Invalid Host header")
+  }
+}
+
+/**
+ * The host with its port, as Express 5's `req.host` computes it: `X-Forwarded-Host` (its first value) when the app
+ * trusts the immediate peer, else `Host`. Express 4 has no such getter (its `req.host` is the deprecated `hostname`,
+ * without the port), so the same rule is applied here for both, using the app's compiled `trust proxy fn`.
+ */
+function resolveHost(req: NodeRequest, trust: TrustProxy): string | undefined {
+  const forwarded = headerValue(req, "x-forwarded-host")
+  if (forwarded && trust(req.socket?.remoteAddress, 0)) {
+    const comma = forwarded.indexOf(",")
+    return (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim()
+  }
+  return headerValue(req, "host")?.trim()
+}
+
+function trustProxyOf(req: NodeRequest): TrustProxy {
+  const fn = req.app?.get("trust proxy fn")
+  return typeof fn === "function" ? (fn as TrustProxy) : () => false
+}
+
+function socketProtocol(req: NodeRequest): string {
+  return (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? "https" : "http"
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+/**
+ * The path and query of the request. Only origin-form (`/path?query`) is used as is; an absolute-form target
+ * (`GET http://other.example/path`) contributes its path and query only, so it cannot change the origin either.
+ */
+function pathOf(req: NodeRequest): string {
+  const target = req.originalUrl ?? req.url ?? "/"
+  if (target.startsWith("/")) {
+    // Prefixing with a dummy origin keeps a `//host/path` target a path instead of a protocol-relative URL.
+    const parsed = new URL(`http://localhost${target}`)
+    return parsed.pathname + parsed.search
+  }
+  try {
+    const parsed = new URL(target)
+    if (parsed.protocol === "http:" || parsed.protocol === "https:") return parsed.pathname + parsed.search
+  } catch {
+    // falls through to the error below
+  }
+  throw httpError(400, "request.invalid.url", "Invalid request target")
+}
+
+function copyHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    // HTTP/2 pseudo-headers (":path", ...) are not headers of the message.
+    if (value === undefined || name.startsWith(":")) continue
+    for (const item of Array.isArray(value) ? value : [value]) {
+      try {
+        headers.append(name, item)
+      } catch {
+        // Node accepted a value the Fetch standard does not; such a header cannot be forwarded, so it is dropped.
+      }
+    }
+  }
+  return headers
+}
+
+function existingCookies(res: ServerResponse): string[] {
+  const current = res.getHeader("set-cookie")
+  if (current === undefined) return []
+  return Array.isArray(current) ? current : [String(current)]
+}
+
+async function streamBody(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  first: Uint8Array,
+  res: ServerResponse,
+): Promise<void> {
+  // The client may leave while the body is still being produced: stop producing it.
+  let closed = false
+  const onClose = () => {
+    closed = true
+    reader.cancel().catch(() => undefined)
+  }
+  res.once("close", onClose)
+  try {
+    let chunk: Uint8Array | undefined = first
+    while (chunk) {
+      if (closed || res.destroyed) return
+      if (!res.write(chunk)) await drained(res)
+      const next = await reader.read()
+      chunk = next.done ? undefined : next.value
+    }
+    if (!closed && !res.destroyed) res.end()
+  } catch (err) {
+    // Headers are out: the only honest signal left is a cut connection, so the client sees a truncated response.
+    res.destroy(err instanceof Error ? err : undefined)
+  } finally {
+    res.off("close", onClose)
+    reader.releaseLock()
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done)
+      res.off("close", done)
+      res.off("error", done)
+      resolve()
+    }
+    res.on("drain", done)
+    res.on("close", done)
+    res.on("error", done)
+  })
+}
+
+async function discard(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel()
+  } catch {
+    // nothing to release
+  }
+}

@@ -1,0 +1,102 @@
+// Builds dist/: ESM (.mjs + .d.mts) and CommonJS (.js + .d.ts) for every entry of package.json's `exports` map.
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { defineConfig } from "tsup"
+import type { Options } from "tsup"
+
+interface PackageJson {
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  peerDependencies?: Record<string, string>
+  optionalDependencies?: Record<string, string>
+}
+
+const pkg = JSON.parse(readFileSync("package.json", "utf8")) as PackageJson
+
+/**
+ * ESM-only runtime dependencies. A CommonJS consumer (and its jest suite, which has no ESM support without flags)
+ * cannot `require()` them on Node 20, so the CommonJS build carries its own copy; the ESM build imports them.
+ */
+export const esmOnlyDependencies = ["jose", "openid-client", "oauth4webapi"]
+
+/**
+ * Never bundled, in either format: runtime dependencies (installed with the package), peers (express and the optional
+ * drivers, whichever of them the app installs) and every dev dependency, so a driver imported by an adapter can never
+ * end up inside dist/ by accident. Only `esmOnlyDependencies` are taken back in, for the CommonJS build alone.
+ */
+const alwaysExternal = [
+  "express",
+  "pg",
+  "ioredis",
+  "better-sqlite3",
+  "nodemailer",
+  "@simplewebauthn/server",
+  ...Object.keys(pkg.dependencies ?? {}),
+  ...Object.keys(pkg.peerDependencies ?? {}),
+  ...Object.keys(pkg.optionalDependencies ?? {}),
+  ...Object.keys(pkg.devDependencies ?? {}),
+]
+
+/** `lib/<dir>/*.ts` except `types.ts` and declaration files, as `{ "<dir>/<name>": "lib/<dir>/<name>.ts" }`. */
+function filesIn(dir: string): Record<string, string> {
+  const path = join("lib", dir)
+  if (!existsSync(path)) return {}
+  const entries: Record<string, string> = {}
+  for (const file of readdirSync(path).sort()) {
+    if (!file.endsWith(".ts") || file.endsWith(".d.ts") || file === "types.ts") continue
+    entries[`${dir}/${file.slice(0, -3)}`] = join(path, file)
+  }
+  return entries
+}
+
+/**
+ * The entry points that exist right now, named after their dist/ file (`core` -> dist/core.js). Computed on every
+ * build, so an entry file added later (a provider, an adapter, lib/index.ts) is picked up without touching this file.
+ */
+export function entryPoints(): Record<string, string> {
+  const fixed: Record<string, string> = {
+    index: "lib/index.ts",
+    core: "lib/core/index.ts",
+    jwt: "lib/jwt/index.ts",
+    errors: "lib/errors.ts",
+  }
+  const entries: Record<string, string> = {}
+  for (const [name, file] of Object.entries(fixed)) if (existsSync(file)) entries[name] = file
+  return { ...entries, ...filesIn("providers"), ...filesIn("adapters") }
+}
+
+const common: Options = {
+  entry: entryPoints(),
+  outDir: "dist",
+  platform: "node",
+  target: "node20",
+  // One copy of every module per format: code shared by several entries (errors.ts above all) goes into a chunk that
+  // each entry loads, so `err instanceof AuthError` holds whichever entry threw it and whichever entry it came from.
+  splitting: true,
+  sourcemap: false,
+  treeshake: false,
+  removeNodeProtocol: false,
+  // tsup's own `clean` runs in each config concurrently and would delete the other format's files; dist/ is
+  // emptied once below instead.
+  clean: false,
+  external: alwaysExternal,
+}
+
+export default defineConfig((options) => {
+  if (!options.watch) rmSync("dist", { recursive: true, force: true })
+  return [
+    // ESM: dist/*.mjs and dist/*.d.mts; every dependency stays an import.
+    { ...common, format: ["esm"], dts: true },
+    // CommonJS: dist/*.js and dist/*.d.ts; the ESM-only dependencies are bundled in (see esmOnlyDependencies).
+    {
+      ...common,
+      format: ["cjs"],
+      dts: true,
+      external: alwaysExternal.filter((name) => !esmOnlyDependencies.includes(name)),
+      noExternal: esmOnlyDependencies,
+      // tsup's default ESM-to-CommonJS pass for split chunks (sucrase) miscompiles jose's classes; with `treeshake`
+      // each chunk goes through rollup instead, which converts it correctly.
+      treeshake: true,
+    },
+  ]
+})
