@@ -1,7 +1,7 @@
 /** The demo's development mailbox: sign-in emails are kept in memory, logged, and listed on a page. No SMTP needed. */
 import { Router } from "express"
 import Email from "../../lib/providers/email"
-import { signInMessage } from "../../lib/providers/email-message"
+import { signInMessage } from "../../lib/providers/internal/email-message"
 import type { EmailConfig, SendVerificationRequestParams } from "../../lib/providers/types"
 
 /** One message the mailbox received. */

@@ -25,7 +25,7 @@ function requestOrigin(req: Request, authUrl?: URL): string {
   return `${req.protocol}://${req.get("host") ?? "localhost"}`
 }
 
-function deny(req: Request, res: Response, status: 401 | 403, signInUrl: string): void {
+function deny(req: Request, res: Response, status: 401 | 403, signInUrl: () => string): void {
   if (status === 403) {
     res.status(403)
     if (wantsJson(req)) res.json({ error: "Forbidden" })
@@ -36,17 +36,20 @@ function deny(req: Request, res: Response, status: 401 | 403, signInUrl: string)
     res.status(401).json({ error: "Unauthorized" })
     return
   }
-  res.redirect(302, signInUrl)
+  res.redirect(302, signInUrl())
+}
+
+function isAuthenticated(this: Request): boolean {
+  return Boolean(this.auth)
 }
 
 function attach(req: Request, res: Response, session: Session | null): void {
   res.locals.session = session
   req.auth = session
   req.user = session?.user ?? undefined
+  // Passport's own isAuthenticated() is left in place when the app uses both.
   if (typeof (req as { isAuthenticated?: unknown }).isAuthenticated !== "function") {
-    req.isAuthenticated = function (this: Request) {
-      return Boolean(this.auth)
-    } as Request["isAuthenticated"]
+    req.isAuthenticated = isAuthenticated as Request["isAuthenticated"]
   }
 }
 
@@ -68,12 +71,14 @@ export function requireAuth(config: AuthConfig, options: RequireAuthOptions = {}
     const run = async () => {
       const session = await getSession(req, config)
       attach(req, res, session)
-      const origin = requestOrigin(req, resolved.authUrl)
-      const callbackUrl = `${origin}${req.originalUrl}`
-      const page = options.signInUrl ?? resolved.pages.signIn ?? `${resolved.basePath}/signin`
-      const signInUrl = `${page}${page.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
+      // Built only when needed: the URL a browser is sent to, with this request as the place to come back to.
+      const signInUrl = () => {
+        const callbackUrl = `${requestOrigin(req, resolved.authUrl)}${req.originalUrl}`
+        const page = options.signInUrl ?? resolved.pages.signIn ?? `${resolved.basePath}/signin`
+        return `${page}${page.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl })}`
+      }
       if (authorized) {
-        const nextUrl = new URL(callbackUrl)
+        const nextUrl = new URL(`${requestOrigin(req, resolved.authUrl)}${req.originalUrl}`)
         const headers = new Headers()
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
         const verdict = await authorized({

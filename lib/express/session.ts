@@ -26,7 +26,7 @@ function appendSetCookies(req: Request, cookies: string[]): void {
 async function readSession(req: Request, config: AuthConfig): Promise<Session | null> {
   const resolved = resolvedFor(config)
   const { session, setCookies } = await getSessionState(resolved, {
-    url: `${req.protocol === "https" ? "https" : "http"}://localhost/`,
+    secure: req.protocol === "https",
     cookie: req.headers.cookie,
   })
   appendSetCookies(req, setCookies)

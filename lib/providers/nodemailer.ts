@@ -3,7 +3,7 @@ import { createTransport } from "nodemailer"
 import type SMTPTransport from "nodemailer/lib/smtp-transport"
 import { InvalidConfig } from "../errors"
 import { DEFAULT_EMAIL_MAX_AGE } from "./email"
-import { signInMessage } from "./email-message"
+import { signInMessage } from "./internal/email-message"
 import type { EmailConfig, SendVerificationRequestParams } from "./types"
 
 /** What you pass to {@link Nodemailer}: `server` (an SMTP URL or transport options) and `from` at least. */

@@ -1,6 +1,5 @@
 /** Session entry points: the strategy dispatch used by the /session action, `getSession` and `requireAuth`. */
 import type { ResolvedConfig } from "../config/resolve"
-import { requestOrigin } from "../context"
 import { CookieJar } from "../cookies/jar"
 import { parseCookieHeader } from "../cookies/parse"
 import type { Session } from "../types"
@@ -35,14 +34,15 @@ export interface SessionState {
  *
  * @example
  * ```ts
- * const { session, setCookies } = await getSessionState(config, { url: "https://app.example/x", cookie: req.headers.cookie })
+ * const { session, setCookies } = await getSessionState(config, { secure: true, cookie: req.headers.cookie })
  * ```
  */
 export async function getSessionState(
   config: ResolvedConfig,
-  request: { url: string | URL; cookie?: string | null },
+  request: { secure: boolean; cookie?: string | null },
 ): Promise<SessionState> {
-  const { cookies } = requestOrigin(config, typeof request.url === "string" ? new URL(request.url) : request.url)
+  const secure = config.useSecureCookies ?? (config.authUrl ? config.authUrl.protocol === "https:" : request.secure)
+  const cookies = secure ? config.cookies.secure : config.cookies.insecure
   const jar = new CookieJar()
   const ctx: SessionContext = { config, cookies, requestCookies: parseCookieHeader(request.cookie), jar }
   let session: Session | null

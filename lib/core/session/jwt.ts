@@ -83,7 +83,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       options.update !== undefined ||
       typeof payload.iat !== "number" ||
       nowSeconds() - payload.iat >= config.session.updateAge ||
-      changed(payload, token)
+      (config.userCallbacks.jwt !== undefined && changed(payload, token))
     const expires = reissue
       ? new Date(Date.now() + config.session.maxAge * 1000)
       : new Date((payload.exp ?? nowSeconds()) * 1000)

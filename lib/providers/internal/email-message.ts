@@ -1,5 +1,5 @@
 /** The default sign-in email: a plain-text and an HTML version with the link and the host, all escaped. */
-import type { Theme } from "../core/types"
+import type { Theme } from "../../core/types"
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
