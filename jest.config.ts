@@ -15,6 +15,7 @@ const config: Config = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
   moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
   testTimeout: 30_000,
+  setupFiles: ["<rootDir>/__tests__/setup-env.ts"],
 }
 
 export default config
