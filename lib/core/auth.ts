@@ -56,7 +56,7 @@ function errorRedirect(
   const page = config.pages[kind] ?? `${config.basePath}/${kind.toLowerCase()}`
   const url = `${origin}${page}?${params}`
   if (returnRedirect) return json(200, { url })
-  return new Response(null, { status: 302, headers: { Location: url } })
+  return new Response(null, { status: 302, headers: { Location: url, "Referrer-Policy": "no-referrer" } })
 }
 
 /**

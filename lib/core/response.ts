@@ -34,7 +34,11 @@ export const jsonHeaders = { "Content-Type": "application/json" } as const
  */
 export function toResponse(result: AuthResult, jar: CookieJar): Response {
   const headers = new Headers(result.headers)
-  if (result.redirect) headers.set("Location", result.redirect)
+  if (result.redirect) {
+    headers.set("Location", result.redirect)
+    // A callback URL can carry a code, state or email token: never leak it to the next site (BCP-08, ML-7).
+    headers.set("Referrer-Policy", "no-referrer")
+  }
   for (const cookie of jar.toHeaders()) headers.append("Set-Cookie", cookie)
   const status = result.redirect ? 302 : (result.status ?? 200)
   let body: string | null = null

@@ -128,3 +128,29 @@ describe("deepMerge (reference 18.19)", () => {
     expect(target).toEqual({ a: { b: 1 } })
   })
 })
+
+describe("provider env inference through resolveConfig", () => {
+  it("AUTH_<ID>_ID/_SECRET fill a catalogue provider given as a factory or as a config", async () => {
+    const { resolveConfig } = await import("../../../lib/core")
+    const GitHub = (await import("../../../lib/providers/github")).default
+    const env = { AUTH_GITHUB_ID: "gh-id", AUTH_GITHUB_SECRET: "gh-secret", AUTH_SECRET: "s".repeat(32) }
+    for (const providers of [[GitHub], [GitHub()]]) {
+      const resolved = resolveConfig({ providers, trustHost: true }, { env })
+      expect(resolved.providers[0]).toMatchObject({ id: "github", clientId: "gh-id", clientSecret: "gh-secret" })
+    }
+    const explicit = resolveConfig({ providers: [GitHub({ clientId: "mine" })], trustHost: true }, { env })
+    expect(explicit.providers[0]).toMatchObject({ clientId: "mine", clientSecret: "gh-secret" })
+  })
+
+  it("AUTH_<ID>_ISSUER fills an OIDC provider's issuer (dashes as underscores)", async () => {
+    const { resolveConfig } = await import("../../../lib/core")
+    const Keycloak = (await import("../../../lib/providers/keycloak")).default
+    const env = {
+      AUTH_KEYCLOAK_ID: "kc",
+      AUTH_KEYCLOAK_ISSUER: "https://kc.example/realms/x",
+      AUTH_SECRET: "s".repeat(32),
+    }
+    const resolved = resolveConfig({ providers: [Keycloak()], trustHost: true }, { env })
+    expect(resolved.providers[0]).toMatchObject({ clientId: "kc", issuer: "https://kc.example/realms/x" })
+  })
+})

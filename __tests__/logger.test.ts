@@ -1,0 +1,102 @@
+import { Auth } from "../lib/core"
+import { createLogger, redact } from "../lib/logger"
+import { SECRET, credentialsConfig, csrf, makeRequest } from "./core/helpers"
+
+describe("logger", () => {
+  it("user overrides replace single levels; debug output only when debug is on or a debug override exists", () => {
+    const seen: string[] = []
+    const write = jest.spyOn(process.stderr, "write").mockImplementation(() => true)
+    try {
+      const logger = createLogger({ logger: { warn: (code) => void seen.push(`warn:${code}`) } })
+      logger.warn("csrf-disabled")
+      logger.debug("quiet")
+      logger.error(new Error("to stderr"))
+      expect(seen).toEqual(["warn:csrf-disabled"])
+      expect(write.mock.calls.map((c) => String(c[0])).join("")).toContain("[gatehouse][error] Error: to stderr")
+      expect(write.mock.calls.map((c) => String(c[0])).join("")).not.toContain("quiet")
+      createLogger({ debug: true }).debug("loud", { provider: "github" })
+      expect(write.mock.calls.map((c) => String(c[0])).join("")).toContain("[gatehouse][debug]: loud")
+    } finally {
+      write.mockRestore()
+    }
+  })
+
+  it("a throwing logger never breaks the request", async () => {
+    const config = credentialsConfig({
+      logger: {
+        error: () => {
+          throw new Error("logger down")
+        },
+      },
+    })
+    const response = await Auth(
+      makeRequest("/auth/session", { cookies: { "__Secure-authjs.session-token": "bad" } }),
+      config,
+    )
+    expect(response.status).toBe(200)
+  })
+
+  it("redacts secrets, tokens, passwords and codes in metadata", () => {
+    expect(
+      redact({
+        provider: "github",
+        access_token: "at",
+        refresh_token: "rt",
+        client_secret: "cs",
+        password: "pw",
+        nested: { code: "c", code_verifier: "v", id_token: "it", ok: 1 },
+        args: [{ sessionToken: "st", userId: "u1" }],
+      }),
+    ).toEqual({
+      provider: "github",
+      access_token: "[redacted]",
+      refresh_token: "[redacted]",
+      client_secret: "[redacted]",
+      password: "[redacted]",
+      nested: { code: "[redacted]", code_verifier: "[redacted]", id_token: "[redacted]", ok: 1 },
+      args: [{ sessionToken: "[redacted]", userId: "u1" }],
+    })
+  })
+
+  it("a whole credentials flow logs neither the secret, the password nor the session token", async () => {
+    const lines: string[] = []
+    const record = (...parts: unknown[]) =>
+      lines.push(
+        JSON.stringify(parts, (_k, v) =>
+          v instanceof Error ? { message: v.message, cause: v.cause, stack: v.stack } : v,
+        ),
+      )
+    const config = credentialsConfig({
+      debug: true,
+      logger: { error: record, warn: record, debug: record },
+    })
+    const { token, cookies } = await csrf(config)
+    const bad = await Auth(
+      makeRequest("/auth/callback/credentials", {
+        cookies,
+        body: { csrfToken: token, username: "ada", password: "hunter2-wrong" },
+      }),
+      config,
+    )
+    expect(bad.status).toBe(302)
+    const ok = await Auth(
+      makeRequest("/auth/callback/credentials", {
+        cookies,
+        body: { csrfToken: token, username: "ada", password: "pw" },
+      }),
+      config,
+    )
+    const sessionToken = ok.headers.getSetCookie().find((c) => c.startsWith("__Secure-authjs.session-token="))!
+    await Auth(
+      makeRequest("/auth/session", { cookies: { "__Secure-authjs.session-token": "garbage-token-value" } }),
+      config,
+    )
+    const all = lines.join("\n")
+    expect(lines.length).toBeGreaterThan(0)
+    expect(all).not.toContain(SECRET)
+    expect(all).not.toContain("hunter2-wrong")
+    expect(all).not.toContain(sessionToken.split(";")[0]!.split("=")[1]!)
+    expect(all).not.toContain("garbage-token-value")
+    expect(all).not.toContain(token)
+  })
+})
