@@ -91,3 +91,16 @@ describe("theme", () => {
     )
   })
 })
+
+describe("contrastingText", () => {
+  it("picks white on dark and black on light backgrounds, nothing for non-hex values", async () => {
+    const { contrastingText } = await import("../../../lib/core/pages/colors")
+    expect(contrastingText("#24292f")).toBe("#fff")
+    expect(contrastingText("#000")).toBe("#fff")
+    expect(contrastingText("#1db954")).toBe("#000")
+    expect(contrastingText("#ffffff")).toBe("#000")
+    expect(contrastingText("#fffa")).toBe("#000")
+    expect(contrastingText("rgb(0,0,0)")).toBeUndefined()
+    expect(contrastingText("red")).toBeUndefined()
+  })
+})

@@ -45,3 +45,27 @@ export function cssColor(value: unknown): string | undefined {
   if (hexColor.test(color) || colorFunction.test(color)) return color
   return namedColors.has(color.toLowerCase()) ? color : undefined
 }
+
+/**
+ * Black or white, whichever contrasts more with a `#hex` background (WCAG 2 relative luminance); `undefined` for any
+ * other colour syntax. Used when a provider sets a button background but no text colour: the page's own text colour
+ * is dark in the light scheme and would be unreadable on the dark brand colours of most catalogue providers.
+ *
+ * @example
+ * ```ts
+ * contrastingText("#24292f") // "#fff"
+ * contrastingText("#1db954") // "#000"
+ * ```
+ */
+export function contrastingText(background: string): "#fff" | "#000" | undefined {
+  if (!hexColor.test(background)) return undefined
+  let hex = background.slice(1)
+  if (hex.length <= 4) hex = [...hex].map((digit) => digit + digit).join("")
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const channel = parseInt(hex.slice(i, i + 2), 16) / 255
+    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4
+  }) as [number, number, number]
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+  // Contrast with white is 1.05 / (L + 0.05), with black (L + 0.05) / 0.05; they are equal at L ≈ 0.179.
+  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? "#fff" : "#000"
+}

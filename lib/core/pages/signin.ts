@@ -2,7 +2,7 @@
 // provider.
 import type { Theme } from "../types"
 import { credentialAttributes } from "./attributes"
-import { cssColor } from "./colors"
+import { contrastingText, cssColor } from "./colors"
 import { escapeHtml, safeImageUrl, safeNavigationUrl } from "./escape"
 import { csrfInput, renderDocument } from "./layout"
 import type { PageProvider, RenderedPage } from "./types"
@@ -60,7 +60,8 @@ function submitButton(provider: PageProvider): string {
 
 function oauthButton(provider: PageProvider, csrfToken: string, callbackUrl: string | undefined): string {
   const background = cssColor(provider.style?.brandColor ?? provider.style?.bg)
-  const text = cssColor(provider.style?.text)
+  // A background without a text colour gets black or white text, never the page's own (possibly similar) colour.
+  const text = cssColor(provider.style?.text) ?? (background && contrastingText(background))
   const custom = [background && `--provider-bg:${background}`, text && `--provider-fg:${text}`].filter(Boolean)
   const style = custom.length > 0 ? ` style="${escapeHtml(custom.join(";"))}"` : ""
   const logo = safeImageUrl(provider.style?.logo)
