@@ -1,23 +1,12 @@
 /** Auth0 (OpenID Connect); the issuer is your Auth0 tenant domain, given in the options. */
 import type { User } from "../core/types"
+import { oidcProvider, standardProfile } from "./internal/oidc"
+import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of a Auth0 ID token (common ones). */
-export interface Auth0Profile {
-  iss: string
-  sub: string
-  aud: string | string[]
-  name?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
-  nickname?: string
-  given_name?: string
-  family_name?: string
+export interface Auth0Profile extends OidcStandardClaims {
   updated_at?: string
-  iat: number
-  exp: number
-  [claim: string]: unknown
 }
 
 /**
@@ -30,22 +19,16 @@ export interface Auth0Profile {
  * ```
  */
 export function Auth0<P extends Auth0Profile = Auth0Profile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
-  return {
-    id: "auth0",
-    name: "Auth0",
-    type: "oidc",
-    authorization: { params: { scope: "openid profile email" } },
-    profile(profile: P): User {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.nickname ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
+  return oidcProvider<P>(
+    {
+      id: "auth0",
+      name: "Auth0",
+      brandColor: "#eb5424",
+      // Auth0 names a user without a name by the nickname, not preferred_username.
+      profile: (profile: P): User => ({ ...standardProfile(profile), name: profile.name ?? profile.nickname ?? null }),
     },
-    style: { brandColor: "#eb5424" },
     options,
-  }
+  )
 }
 
 export default Auth0

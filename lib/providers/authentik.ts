@@ -1,23 +1,11 @@
 /** authentik (OpenID Connect); the issuer is your authentik application, given in the options. */
-import type { User } from "../core/types"
+import { oidcProvider } from "./internal/oidc"
+import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of an authentik ID token (common ones). */
-export interface AuthentikProfile {
-  iss: string
-  sub: string
-  aud: string | string[]
-  name?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
-  preferred_username?: string
-  nickname?: string
-  given_name?: string
+export interface AuthentikProfile extends OidcStandardClaims {
   groups?: string[]
-  iat: number
-  exp: number
-  [claim: string]: unknown
 }
 
 /**
@@ -32,22 +20,7 @@ export interface AuthentikProfile {
 export function Authentik<P extends AuthentikProfile = AuthentikProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
-  return {
-    id: "authentik",
-    name: "authentik",
-    type: "oidc",
-    authorization: { params: { scope: "openid profile email" } },
-    profile(profile: P): User {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
-    style: { brandColor: "#fd4b2d" },
-    options,
-  }
+  return oidcProvider<P>({ id: "authentik", name: "authentik", brandColor: "#fd4b2d" }, options)
 }
 
 export default Authentik

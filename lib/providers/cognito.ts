@@ -1,22 +1,14 @@
 /** Amazon Cognito (OpenID Connect); the issuer is your Amazon Cognito user pool, given in the options. */
 import type { User } from "../core/types"
+import { oidcProvider, standardProfile } from "./internal/oidc"
+import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of an Amazon Cognito ID token (common ones). */
-export interface CognitoProfile {
-  iss: string
-  sub: string
-  aud: string | string[]
-  name?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
+export interface CognitoProfile extends OidcStandardClaims {
   "cognito:username"?: string
   "cognito:groups"?: string[]
   token_use?: "id"
-  iat: number
-  exp: number
-  [claim: string]: unknown
 }
 
 /**
@@ -29,22 +21,19 @@ export interface CognitoProfile {
  * ```
  */
 export function Cognito<P extends CognitoProfile = CognitoProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
-  return {
-    id: "cognito",
-    name: "Amazon Cognito",
-    type: "oidc",
-    authorization: { params: { scope: "openid profile email" } },
-    profile(profile: P): User {
-      return {
-        id: profile.sub,
+  return oidcProvider<P>(
+    {
+      id: "cognito",
+      name: "Amazon Cognito",
+      brandColor: "#dd344c",
+      // Cognito's user name is in its own claim, not preferred_username.
+      profile: (profile: P): User => ({
+        ...standardProfile(profile),
         name: profile.name ?? profile["cognito:username"] ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
+      }),
     },
-    style: { brandColor: "#dd344c" },
     options,
-  }
+  )
 }
 
 export default Cognito

@@ -1,25 +1,16 @@
 /** Google (OpenID Connect): everything is discovered from `https://accounts.google.com`. */
 import type { User } from "../core/types"
+import { standardProfile } from "./internal/oidc"
+import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of a Google ID token. */
-export interface GoogleProfile {
-  iss: string
+export interface GoogleProfile extends OidcStandardClaims {
   aud: string
   azp?: string
-  sub: string
-  email?: string
-  email_verified?: boolean
   /** Google Workspace domain of the account, when there is one. */
   hd?: string
-  name?: string
-  given_name?: string
-  family_name?: string
-  picture?: string
   locale?: string
-  iat: number
-  exp: number
-  [claim: string]: unknown
 }
 
 /**
@@ -32,18 +23,15 @@ export interface GoogleProfile {
  * ```
  */
 export function Google<P extends GoogleProfile = GoogleProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
+  // No `authorization` default: the core then asks for its default scope, `openid profile email`.
   return {
     id: "google",
     name: "Google",
     type: "oidc",
     issuer: "https://accounts.google.com",
     profile(profile: P): User {
-      return {
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
+      // The name claim only: no fallback to preferred_username.
+      return { ...standardProfile(profile), name: profile.name ?? null }
     },
     style: { brandColor: "#1a73e8" },
     options,

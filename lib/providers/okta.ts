@@ -1,24 +1,12 @@
 /** Okta (OpenID Connect); the issuer is your Okta org or authorization server, given in the options. */
-import type { User } from "../core/types"
+import { oidcProvider } from "./internal/oidc"
+import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of a Okta ID token (common ones). */
-export interface OktaProfile {
-  iss: string
-  sub: string
-  aud: string | string[]
-  name?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
-  preferred_username?: string
-  given_name?: string
-  family_name?: string
+export interface OktaProfile extends OidcStandardClaims {
   locale?: string
   zoneinfo?: string
-  iat: number
-  exp: number
-  [claim: string]: unknown
 }
 
 /**
@@ -31,22 +19,7 @@ export interface OktaProfile {
  * ```
  */
 export function Okta<P extends OktaProfile = OktaProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
-  return {
-    id: "okta",
-    name: "Okta",
-    type: "oidc",
-    authorization: { params: { scope: "openid profile email" } },
-    profile(profile: P): User {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
-    style: { brandColor: "#007dc1" },
-    options,
-  }
+  return oidcProvider<P>({ id: "okta", name: "Okta", brandColor: "#007dc1" }, options)
 }
 
 export default Okta

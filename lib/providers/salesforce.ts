@@ -1,23 +1,15 @@
 /** Salesforce (OpenID Connect); production by default, a sandbox or My Domain through `issuer`. */
-import type { User } from "../core/types"
+import { oidcProvider } from "./internal/oidc"
+import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of a Salesforce ID token (common ones). */
-export interface SalesforceProfile {
-  iss: string
+export interface SalesforceProfile extends OidcStandardClaims {
   /** The identity URL, `https://login.salesforce.com/id/<org id>/<user id>`. */
   sub: string
   aud: string
-  name?: string
-  preferred_username?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
   user_id?: string
   organization_id?: string
-  iat: number
-  exp: number
-  [claim: string]: unknown
 }
 
 /**
@@ -33,23 +25,10 @@ export interface SalesforceProfile {
 export function Salesforce<P extends SalesforceProfile = SalesforceProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
-  return {
-    id: "salesforce",
-    name: "Salesforce",
-    type: "oidc",
-    issuer: "https://login.salesforce.com",
-    authorization: { params: { scope: "openid profile email" } },
-    profile(profile: P): User {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
-    style: { brandColor: "#00a1e0" },
+  return oidcProvider<P>(
+    { id: "salesforce", name: "Salesforce", brandColor: "#00a1e0", issuer: "https://login.salesforce.com" },
     options,
-  }
+  )
 }
 
 export default Salesforce

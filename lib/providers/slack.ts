@@ -1,23 +1,16 @@
 /** Slack ("Sign in with Slack"), OpenID Connect with issuer `https://slack.com`. */
 import type { User } from "../core/types"
+import { oidcProvider, standardProfile } from "./internal/oidc"
+import type { OidcClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of a Slack ID token. */
-export interface SlackProfile {
-  iss: string
-  sub: string
+export interface SlackProfile extends OidcClaims {
   aud: string
-  email?: string
-  email_verified?: boolean
-  name?: string
-  picture?: string
-  given_name?: string
-  family_name?: string
   locale?: string
   "https://slack.com/user_id"?: string
   "https://slack.com/team_id"?: string
   "https://slack.com/team_name"?: string
-  [claim: string]: unknown
 }
 
 /**
@@ -30,23 +23,17 @@ export interface SlackProfile {
  * ```
  */
 export function Slack<P extends SlackProfile = SlackProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
-  return {
-    id: "slack",
-    name: "Slack",
-    type: "oidc",
-    issuer: "https://slack.com",
-    authorization: { params: { scope: "openid profile email" } },
-    profile(profile: P): User {
-      return {
-        id: profile.sub,
-        name: profile.name ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
+  return oidcProvider<P>(
+    {
+      id: "slack",
+      name: "Slack",
+      brandColor: "#4a154b",
+      issuer: "https://slack.com",
+      // The name claim only: no fallback to preferred_username.
+      profile: (profile: P): User => ({ ...standardProfile(profile), name: profile.name ?? null }),
     },
-    style: { brandColor: "#4a154b" },
     options,
-  }
+  )
 }
 
 export default Slack

@@ -1,21 +1,14 @@
 /** Twitch (OpenID Connect); the email and picture claims are asked for explicitly. */
 import type { User } from "../core/types"
+import { oidcProvider, standardProfile } from "./internal/oidc"
+import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of a Twitch ID token (with the claims this provider requests). */
-export interface TwitchProfile {
-  iss: string
-  sub: string
+export interface TwitchProfile extends OidcStandardClaims {
   aud: string
   azp?: string
-  preferred_username?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
   updated_at?: string
-  iat: number
-  exp: number
-  [claim: string]: unknown
 }
 
 /**
@@ -29,30 +22,25 @@ export interface TwitchProfile {
  * ```
  */
 export function Twitch<P extends TwitchProfile = TwitchProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
-  return {
-    id: "twitch",
-    name: "Twitch",
-    type: "oidc",
-    issuer: "https://id.twitch.tv/oauth2",
-    authorization: {
-      params: {
-        scope: "openid user:read:email",
-        claims: { id_token: { email: null, email_verified: null, picture: null, preferred_username: null } },
+  return oidcProvider<P>(
+    {
+      id: "twitch",
+      name: "Twitch",
+      brandColor: "#9146ff",
+      issuer: "https://id.twitch.tv/oauth2",
+      authorization: {
+        params: {
+          scope: "openid user:read:email",
+          claims: { id_token: { email: null, email_verified: null, picture: null, preferred_username: null } },
+        },
       },
+      // Twitch's token endpoint reads the client credentials from the body only.
+      client: { token_endpoint_auth_method: "client_secret_post" },
+      // The user name is preferred_username; the name claim is not used.
+      profile: (profile: P): User => ({ ...standardProfile(profile), name: profile.preferred_username ?? null }),
     },
-    // Twitch's token endpoint reads the client credentials from the body only.
-    client: { token_endpoint_auth_method: "client_secret_post" },
-    profile(profile: P): User {
-      return {
-        id: profile.sub,
-        name: profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
-    style: { brandColor: "#9146ff" },
     options,
-  }
+  )
 }
 
 export default Twitch

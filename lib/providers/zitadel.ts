@@ -1,23 +1,11 @@
 /** ZITADEL (OpenID Connect); the issuer is your ZITADEL instance, given in the options. */
-import type { User } from "../core/types"
+import { oidcProvider } from "./internal/oidc"
+import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of a ZITADEL ID token (common ones). */
-export interface ZitadelProfile {
-  iss: string
-  sub: string
-  aud: string | string[]
-  name?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
-  preferred_username?: string
-  given_name?: string
-  family_name?: string
+export interface ZitadelProfile extends OidcStandardClaims {
   locale?: string
-  iat: number
-  exp: number
-  [claim: string]: unknown
 }
 
 /**
@@ -30,22 +18,7 @@ export interface ZitadelProfile {
  * ```
  */
 export function Zitadel<P extends ZitadelProfile = ZitadelProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
-  return {
-    id: "zitadel",
-    name: "ZITADEL",
-    type: "oidc",
-    authorization: { params: { scope: "openid profile email" } },
-    profile(profile: P): User {
-      return {
-        id: profile.sub,
-        name: profile.name ?? profile.preferred_username ?? null,
-        email: profile.email ?? null,
-        image: profile.picture ?? null,
-      }
-    },
-    style: { brandColor: "#ff8700" },
-    options,
-  }
+  return oidcProvider<P>({ id: "zitadel", name: "ZITADEL", brandColor: "#ff8700" }, options)
 }
 
 export default Zitadel
