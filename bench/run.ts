@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: requests/s of (a) a bare Express route, (b) the floor (cookie + raw `jose` decrypt with a
- * precomputed key), (c) a `requireAuth` route and (d) `GET /auth/session`, alternated and repeated in one run, then the
- * RSS growth over many requests to (c) and to (a). A report: it always exits 0 unless the benchmark itself breaks.
+ * precomputed key), (c) a `requireAuth` route, (d) `GET /auth/session` and (e) a `requireAuth` route with database
+ * sessions on PostgreSQL (skipped when unreachable), alternated and repeated in one run; the SQL queries per session
+ * check of (e); then the RSS growth over many requests to (c) and to (a). A report: it always exits 0 unless the
+ * benchmark itself breaks.
  *
  * Environment: BENCH_QUICK=1 (smoke test), BENCH_DURATION (seconds per run), BENCH_ROUNDS, BENCH_AMOUNT (requests per
  * memory run), BENCH_CONNECTIONS, BENCH_LOADGEN=child|inprocess. See bench/README.md.
@@ -10,6 +12,7 @@ import { cpus, loadavg } from "node:os"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { encode } from "../lib/jwt"
+import { DATABASE_USER, startDatabaseCase, type DatabaseCase } from "./database"
 import { runLoad, type LoadgenMode, type LoadResult } from "./loadgen"
 import { COOKIE_NAME, SECRET, startServers, stopServers, type BenchServer, type CaseId } from "./servers"
 
@@ -59,6 +62,9 @@ function collector(): { gc: () => void; source: string } {
   return { gc: () => undefined, source: "unavailable (readings include garbage)" }
 }
 
+/** Requests sent to (e) while its SQL statements are counted. */
+const QUERY_CHECK_REQUESTS = 1000
+
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 async function settledMemory(gc: () => void): Promise<NodeJS.MemoryUsage> {
@@ -82,10 +88,10 @@ const padLeft = (text: string, width: number) => text.padStart(width)
 
 /** Checks each server answers 200 with the expected body before anything is measured. */
 async function verify(servers: readonly BenchServer[], cookie: string, email: string): Promise<void> {
-  for (const { id, url } of servers) {
-    const response = await fetch(url, { headers: { cookie, accept: "application/json" } })
+  for (const { id, url, headers } of servers) {
+    const response = await fetch(url, { headers: headers ?? { cookie, accept: "application/json" } })
     const text = await response.text()
-    const expected = id === "a" ? '"ok":true' : email
+    const expected = id === "a" ? '"ok":true' : id === "e" ? DATABASE_USER.email : email
     if (response.status !== 200 || !text.includes(expected)) {
       throw new Error(`case (${id}) ${url} answered ${response.status} ${text.slice(0, 200)}`)
     }
@@ -104,6 +110,9 @@ async function main(): Promise<void> {
   const headers = { cookie, accept: "application/json" }
 
   const servers = await startServers()
+  const database = await startDatabaseCase()
+  const db: DatabaseCase | undefined = "skipped" in database ? undefined : database
+  if (db) servers.push({ id: "e", label: db.label, url: db.url, server: db.server, headers: db.headers })
   const byId = new Map<CaseId, BenchServer>(servers.map((s) => [s.id, s]))
   const server = (id: CaseId): BenchServer => byId.get(id)!
   await verify(servers, cookie, user.email)
@@ -120,26 +129,37 @@ async function main(): Promise<void> {
       `${settings.duration} s per run (warm-up ${settings.warmup} s), ${settings.rounds} rounds; ` +
       `${settings.amount} requests per memory run; GC: ${gcSource}${settings.quick ? "; QUICK" : ""}`,
   )
+  if ("skipped" in database) {
+    console.log(`!!! (e) database sessions SKIPPED: ${database.skipped}; start it with:`)
+    console.log("!!!     pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start")
+  }
   console.log()
 
   const load = (id: CaseId, extra: { duration?: number; amount?: number }) =>
     runLoad(settings.loadgen, {
       url: server(id).url,
-      headers,
+      headers: server(id).headers ?? headers,
       connections: settings.connections,
       pipelining: settings.pipelining,
       ...extra,
     })
 
-  const order: CaseId[] = ["a", "b", "c", "d"]
+  const order: CaseId[] = db ? ["a", "b", "c", "d", "e"] : ["a", "b", "c", "d"]
   const runs = new Map<CaseId, LoadResult[]>(order.map((id) => [id, []]))
+  // Statements and requests of (e) over its timed runs, a cross-check of the dedicated count below.
+  const timed = { queries: 0, requests: 0 }
 
   for (const id of order) await load(id, { duration: settings.warmup })
   for (let round = 1; round <= settings.rounds; round++) {
     // Alternate the order between rounds so no case always runs right after the same neighbour.
     const sequence = round % 2 === 1 ? order : [...order].reverse()
     for (const id of sequence) {
+      const before = db?.queries() ?? 0
       const result = await load(id, { duration: settings.duration })
+      if (id === "e") {
+        timed.queries += db!.queries() - before
+        timed.requests += result.total
+      }
       runs.get(id)!.push(result)
       process.stderr.write(`  round ${round} (${id}): ${Math.round(result.rps)} req/s\n`)
     }
@@ -173,6 +193,12 @@ async function main(): Promise<void> {
     { name: "c/a  requireAuth vs bare", x: "c", y: "a", target: 0.7 },
     { name: "c/b  requireAuth vs floor", x: "c", y: "b" },
     { name: "d/b  /auth/session vs floor", x: "d", y: "b", target: 0.9 },
+    ...(db
+      ? [
+          { name: "e/a  DB-session route vs bare", x: "e" as const, y: "a" as const },
+          { name: "e/c  DB-session vs JWT route", x: "e" as const, y: "c" as const },
+        ]
+      : []),
   ]
   console.log(`${pad("ratio", 30)}${padLeft("median", 7)}   ${pad("target", 27)}per round      of medians`)
   for (const r of ratios) {
@@ -185,6 +211,19 @@ async function main(): Promise<void> {
     )
   }
   console.log()
+
+  if (db) {
+    // Exactly `amount` requests, nothing else touching the pool meanwhile: statements sent / requests answered.
+    const before = db.queries()
+    const checked = await load("e", { amount: QUERY_CHECK_REQUESTS })
+    const perCheck = (db.queries() - before) / checked.total
+    console.log(
+      `${pad("(e) SQL queries per session check", 40)}${perCheck.toFixed(3)}   target 1  ` +
+        `${perCheck <= 1 ? "PASS" : "MISS"}   (${db.queries() - before} queries / ${checked.total} requests, ` +
+        `${checked.non2xx} non-2xx; timed runs: ${(timed.queries / Math.max(timed.requests, 1)).toFixed(3)})`,
+    )
+    console.log()
+  }
 
   // Memory: (a) first, then (c), each between GC'd readings of this process (the servers; in child mode the load
   // generator's memory is not in it).
@@ -221,6 +260,7 @@ async function main(): Promise<void> {
   )
 
   await stopServers(servers)
+  await db?.stop()
 }
 
 main().catch((error: unknown) => {

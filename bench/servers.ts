@@ -1,4 +1,4 @@
-/** The four servers the benchmark compares, each an Express 5 app listening on its own loopback port. */
+/** The servers the benchmark compares, each an Express 5 app listening on its own loopback port (case (e) is in database.ts). */
 import { hkdfSync } from "node:crypto"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -21,7 +21,7 @@ export const config: AuthConfig = {
   providers: [Credentials({ authorize: () => null })],
 }
 
-export type CaseId = "a" | "b" | "c" | "d"
+export type CaseId = "a" | "b" | "c" | "d" | "e"
 
 export interface BenchServer {
   id: CaseId
@@ -29,6 +29,8 @@ export interface BenchServer {
   /** The URL autocannon hits. */
   url: string
   server: Server
+  /** Request headers of this case, when not the shared JWT cookie (case (e) sends its database session token). */
+  headers?: Record<string, string>
 }
 
 /** The payload (b) answers with, so its response is the same size class as (c)'s. */

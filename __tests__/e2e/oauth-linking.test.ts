@@ -358,3 +358,30 @@ describe("without an adapter", () => {
     expect(recorded.errors.map((e) => (e as AuthError).type)).toContain("OAuthProfileParseError")
   })
 })
+
+describe("a failed account link never leaves a user without an account", () => {
+  test("an adapter without transaction(): the new user is deleted again when linkAccount fails", async () => {
+    const { config, adapter, recorded } = makeConfig({ strategy: "jwt" })
+    let failLink = true
+    const flaky = {
+      ...adapter,
+      linkAccount: async (account: Parameters<typeof adapter.linkAccount>[0]) => {
+        if (failLink) throw new Error("connection reset")
+        return adapter.linkAccount(account)
+      },
+    }
+    const broken = new AppBrowser({ ...config, adapter: flaky })
+    const failed = await broken.signIn("op", "frank")
+    expect(failed.headers.get("location")).toBe(`${APP}/auth/error?error=Configuration`)
+    expect(setsSessionCookie(failed)).toBe(false)
+    expect(await adapter.getUserByEmail("frank@example.test")).toBeNull()
+    expect(names(recorded)).not.toContain("events.createUser")
+
+    failLink = false
+    const again = await new AppBrowser({ ...config, adapter: flaky }).signIn("op", "frank")
+    expect(again.headers.get("location")).toBe(NEW_USER_REDIRECT)
+    expect(await adapter.getUserByAccount({ provider: "op", providerAccountId: "frank" })).toMatchObject({
+      email: "frank@example.test",
+    })
+  })
+})

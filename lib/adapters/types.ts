@@ -106,6 +106,14 @@ export interface AuthenticatorAdapter {
 /** A storage adapter. Every method is optional; the features in use decide which must exist. */
 export type Adapter = Partial<UserAdapter & SessionAdapter & VerificationTokenAdapter & AuthenticatorAdapter>
 
+/**
+ * An adapter may also offer `transaction(fn)`: several writes as one unit (a throw rolls them all back). The core uses
+ * it to create a user together with its first account (the PostgreSQL adapter has it).
+ */
+export interface TransactionAdapter {
+  transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T>
+}
+
 /** The methods each feature requires, as the config check reports them. */
 export const requiredAdapterMethods = {
   email: ["createVerificationToken", "useVerificationToken", "getUserByEmail"],

@@ -1,5 +1,5 @@
 /** Account linking for OAuth sign-ins with an adapter (reference-behavior 6.4, without its createUser quirk). */
-import type { AdapterAccount, AdapterUser, UserAdapter } from "../../../adapters/types"
+import type { Adapter, AdapterAccount, AdapterUser, TransactionAdapter, UserAdapter } from "../../../adapters/types"
 import { OAuthAccountNotLinked } from "../../../errors"
 import type { ResolvedOAuthProvider } from "../../../oauth"
 import type { RequestContext } from "../../context"
@@ -85,13 +85,42 @@ export async function linkOrRegister(
   }
 
   const { id: _id, ...fields } = userFromProvider
-  const user = await adapter.createUser({
-    ...fields,
-    id: crypto.randomUUID(),
-    email,
-    emailVerified: null,
-  } as AdapterUser)
+  const newUser = { ...fields, id: crypto.randomUUID(), email, emailVerified: null } as AdapterUser
+  const { user, stored } = await createLinkedUser(adapter, newUser, (userId) =>
+    storedAccount(provider, account, userId),
+  )
+  // Events run once both rows exist, in the reference's order.
   await config.events.createUser({ user })
-  await link(user)
+  await config.events.linkAccount({ user, account: stored as Account, profile: userFromProvider })
   return { user, isNewUser: true }
+}
+
+/**
+ * Creates a user and links its first account as one unit: in the adapter's `transaction()` when it has one (a failed
+ * link rolls the user back), else by deleting the new user again when the link fails. Never a user without account.
+ */
+async function createLinkedUser(
+  adapter: UserAdapter,
+  newUser: AdapterUser,
+  accountFor: (userId: string) => AdapterAccount,
+): Promise<{ user: AdapterUser; stored: AdapterAccount }> {
+  const write = async (a: Adapter) => {
+    const user = await (a as UserAdapter).createUser(newUser)
+    const stored = accountFor(user.id)
+    await (a as UserAdapter).linkAccount(stored)
+    return { user, stored }
+  }
+  const { transaction } = adapter as Partial<TransactionAdapter>
+  if (typeof transaction === "function") return transaction(write)
+  const user = await adapter.createUser(newUser)
+  const stored = accountFor(user.id)
+  try {
+    await adapter.linkAccount(stored)
+  } catch (error) {
+    await Promise.resolve()
+      .then(() => adapter.deleteUser(user.id))
+      .catch(() => undefined)
+    throw error
+  }
+  return { user, stored }
 }
