@@ -6,7 +6,16 @@ import { createContext, requestOrigin } from "./context"
 import { parseActionAndProviderId, parseAuthRequest, type AuthRequest } from "./request"
 import { isValidCallbackUrl } from "./redirect"
 import { route } from "./router"
-import { jsonHeaders, toInternal, toResponse, type ResponseInternal } from "./response"
+import {
+  asReturnedRedirect,
+  jsonHeaders,
+  serializeResult,
+  toInternal,
+  toResponse,
+  type AuthResult,
+  type ResponseInternal,
+  type SerializedResult,
+} from "./response"
 import { CookieJar } from "./cookies/jar"
 import { pageHeaders, renderErrorPage } from "./pages"
 import type { AuthConfig, Awaitable, raw } from "./types"
@@ -59,19 +68,9 @@ function errorRedirect(
   return new Response(null, { status: 302, headers: { Location: url, "Referrer-Policy": "no-referrer" } })
 }
 
-/**
- * Answers `request` with an already resolved config (for framework layers that resolve once at construction).
- *
- * @example
- * ```ts
- * const resolved = resolveConfig(config)
- * const response = await handleAuthRequest(request, resolved)
- * ```
- */
-export async function handleAuthRequest(
-  request: Request,
-  config: ResolvedConfig,
-): Promise<Response | ResponseInternal> {
+type Outcome = { result: AuthResult; jar: CookieJar } | Response
+
+async function run(request: Request, config: ResolvedConfig): Promise<Outcome> {
   const { logger } = config
   let authRequest: AuthRequest
   try {
@@ -94,15 +93,7 @@ export async function handleAuthRequest(
     const ctx = await createContext(config, authRequest, request)
     jar = ctx.jar
     const result = await route(ctx)
-    if (config.raw) return toInternal(result, jar)
-    const response = toResponse(result, jar)
-    const location = response.headers.get("Location")
-    if (returnRedirect && location) {
-      const headers = new Headers(response.headers)
-      headers.set("Content-Type", "application/json")
-      return new Response(JSON.stringify({ url: location }), { status: 200, headers })
-    }
-    return response
+    return { result: returnRedirect ? asReturnedRedirect(result) : result, jar }
   } catch (error) {
     jar.clear()
     logger.error(error instanceof Error ? error : new AuthError(String(error)))
@@ -110,6 +101,43 @@ export async function handleAuthRequest(
     if (authRequest.action === "session" && authRequest.method === "POST") return json(400, null)
     return errorRedirect(config, authRequest, error, returnRedirect)
   }
+}
+
+/**
+ * Answers `request` with an already resolved config (for framework layers that resolve once at construction).
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveConfig(config)
+ * const response = await handleAuthRequest(request, resolved)
+ * ```
+ */
+export async function handleAuthRequest(
+  request: Request,
+  config: ResolvedConfig,
+): Promise<Response | ResponseInternal> {
+  const outcome = await run(request, config)
+  if (outcome instanceof Response) return outcome
+  return config.raw ? toInternal(outcome.result, outcome.jar) : toResponse(outcome.result, outcome.jar)
+}
+
+/**
+ * Like {@link handleAuthRequest}, but a successful answer comes back serialised (status, header pairs, body text) so a
+ * framework layer can write it without building a Web `Response`; errors still come as a `Response`.
+ *
+ * @example
+ * ```ts
+ * const answer = await handleAuthRequestSerialized(request, resolved)
+ * if (answer instanceof Response) await sendWebResponse(answer, res)
+ * else writeSerialized(answer, res)
+ * ```
+ */
+export async function handleAuthRequestSerialized(
+  request: Request,
+  config: ResolvedConfig,
+): Promise<Response | SerializedResult> {
+  const outcome = await run(request, config)
+  return outcome instanceof Response ? outcome : serializeResult(outcome.result, outcome.jar)
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
  * `gatehouse/core`: the framework-neutral core. `Auth(request, config)` answers a Web Request with a Web Response.
  */
-export { Auth, createAuthHandler, handleAuthRequest, type LazyAuthConfig } from "./auth"
+export { Auth, createAuthHandler, handleAuthRequest, handleAuthRequestSerialized, type LazyAuthConfig } from "./auth"
 export { raw, skipCSRFCheck } from "./types"
 export { customFetch } from "../providers/types"
 export { setEnvDefaults, createActionURL, isAuthAction, authActions, type AuthAction } from "./config/env"
 export { resolveConfig, type ResolvedConfig } from "./config/resolve"
 export { getSessionState, type SessionState } from "./session"
-export type { ResponseInternal, AuthResult } from "./response"
+export type { ResponseInternal, AuthResult, SerializedResult } from "./response"
 export type {
   Account,
   AuthConfig,

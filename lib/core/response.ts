@@ -24,6 +24,38 @@ export const noCacheHeaders = {
 
 export const jsonHeaders = { "Content-Type": "application/json" } as const
 
+/** A result ready for the wire: status, header pairs (one per `Set-Cookie`), and the body text. */
+export interface SerializedResult {
+  status: number
+  headers: [string, string][]
+  body: string | null
+}
+
+/**
+ * Serialises a result and the request's cookies: `Location` for redirects (302), one `Set-Cookie` per cookie, the
+ * body JSON-encoded when the content type is `application/json`.
+ *
+ * @example
+ * ```ts
+ * serializeResult({ redirect: "https://app.example/" }, jar).status // 302
+ * ```
+ */
+export function serializeResult(result: AuthResult, jar: CookieJar): SerializedResult {
+  const headers: [string, string][] = Object.entries(result.headers ?? {})
+  if (result.redirect) {
+    headers.push(["Location", result.redirect])
+    // A callback URL can carry a code, state or email token: never leak it to the next site (BCP-08, ML-7).
+    headers.push(["Referrer-Policy", "no-referrer"])
+  }
+  for (const cookie of jar.toHeaders()) headers.push(["Set-Cookie", cookie])
+  const status = result.redirect ? 302 : (result.status ?? 200)
+  let body: string | null = null
+  if (result.body !== undefined && status !== 204 && status !== 304) {
+    body = result.headers?.["Content-Type"] === "application/json" ? JSON.stringify(result.body) : String(result.body)
+  }
+  return { status, headers, body }
+}
+
 /**
  * Builds the Response of a result.
  *
@@ -33,19 +65,30 @@ export const jsonHeaders = { "Content-Type": "application/json" } as const
  * ```
  */
 export function toResponse(result: AuthResult, jar: CookieJar): Response {
-  const headers = new Headers(result.headers)
-  if (result.redirect) {
-    headers.set("Location", result.redirect)
-    // A callback URL can carry a code, state or email token: never leak it to the next site (BCP-08, ML-7).
-    headers.set("Referrer-Policy", "no-referrer")
+  const { status, headers, body } = serializeResult(result, jar)
+  return new Response(body, { status, headers })
+}
+
+/**
+ * With `X-Auth-Return-Redirect`, a redirect becomes `200 {"url": <location>}` keeping its other headers (and cookies).
+ *
+ * @example
+ * ```ts
+ * asReturnedRedirect({ redirect: "https://app.example/" }).body // { url: "https://app.example/" }
+ * ```
+ */
+export function asReturnedRedirect(result: AuthResult): AuthResult {
+  if (!result.redirect) return result
+  return {
+    status: 200,
+    headers: {
+      ...result.headers,
+      Location: result.redirect,
+      "Referrer-Policy": "no-referrer",
+      "Content-Type": "application/json",
+    },
+    body: { url: result.redirect },
   }
-  for (const cookie of jar.toHeaders()) headers.append("Set-Cookie", cookie)
-  const status = result.redirect ? 302 : (result.status ?? 200)
-  let body: string | null = null
-  if (result.body !== undefined) {
-    body = headers.get("Content-Type") === "application/json" ? JSON.stringify(result.body) : String(result.body)
-  }
-  return new Response(status === 204 || status === 304 ? null : body, { status, headers })
 }
 
 /**

@@ -1,8 +1,8 @@
 /** `ExpressAuth(config)`: the auth routes as Express middleware, on Express 4 and 5, at any mount path. */
-import type { NextFunction, Request, RequestHandler, Response } from "express"
-import { handleAuthRequest, resolveConfig, type AuthConfig, type ResolvedConfig } from "../core"
+import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from "express"
+import { handleAuthRequestSerialized, resolveConfig, type AuthConfig, type ResolvedConfig } from "../core"
 import { InvalidConfig } from "../errors"
-import { sendWebResponse, toWebRequest } from "./convert"
+import { sendSerialized, sendWebResponse, toWebRequest } from "./convert"
 import { mountBasePath } from "./mount"
 
 /** Options of {@link ExpressAuth} beyond the core config. */
@@ -54,7 +54,7 @@ export function ExpressAuth(config: ExpressAuthConfig): RequestHandler {
     return resolved
   }
 
-  return function gatehouseAuth(req: Request, res: Response, next: NextFunction): void {
+  return function gatehouseAuth(req: Request, res: ExpressResponse, next: NextFunction): void {
     const run = async () => {
       const basePath = mountBasePath(req)
       if (explicitBase !== undefined && explicitBase !== basePath) {
@@ -64,8 +64,9 @@ export function ExpressAuth(config: ExpressAuthConfig): RequestHandler {
       }
       const resolved = configFor(basePath)
       const request = await toWebRequest(req, { bodyLimit, authUrl: resolved.authUrl })
-      const response = (await handleAuthRequest(request, resolved)) as globalThis.Response
-      await sendWebResponse(response, res)
+      const answer = await handleAuthRequestSerialized(request, resolved)
+      if (answer instanceof globalThis.Response) await sendWebResponse(answer, res)
+      else sendSerialized(answer, res)
     }
     run().catch((error: unknown) => {
       if (res.headersSent) {

@@ -7,6 +7,7 @@ export { requireAuth, type RequireAuthOptions } from "./require-auth"
 export {
   toWebRequest,
   sendWebResponse,
+  sendSerialized,
   DEFAULT_BODY_LIMIT,
   type NodeRequest,
   type ToWebRequestOptions,
