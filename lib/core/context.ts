@@ -119,3 +119,23 @@ export async function createContext(
   }
   return ctx
 }
+
+/**
+ * A copy of the request whose body is the parsed form or JSON fields as JSON (the original body was read to parse
+ * it): what `authorize()` and `sendVerificationRequest()` receive, readable with `await request.json()`.
+ *
+ * @example
+ * ```ts
+ * const credentials = await requestWithParsedBody(ctx).json()
+ * ```
+ */
+export function requestWithParsedBody(ctx: Pick<RequestContext, "webRequest" | "request">): Request {
+  const headers = new Headers(ctx.webRequest.headers)
+  headers.set("content-type", "application/json")
+  headers.delete("content-length")
+  return new Request(ctx.request.url, {
+    method: ctx.webRequest.method,
+    headers,
+    body: JSON.stringify(ctx.request.body ?? {}),
+  })
+}

@@ -227,4 +227,21 @@ describe("POST /callback/credentials", () => {
     const body = (await response.json()) as { user: unknown }
     expect(body.user).toEqual({ name: demoUser.name, email: demoUser.email, image: demoUser.image })
   })
+
+  it("authorize() receives a request whose JSON body holds the submitted fields (even from a form post)", async () => {
+    let seen: unknown
+    const config = credentialsConfig({
+      providers: [
+        Credentials({
+          authorize: async (_credentials, request) => {
+            seen = await request.json()
+            return { id: "u9" }
+          },
+        }),
+      ],
+    })
+    const response = await postCredentials(config, { username: "ada", password: "pw" })
+    expect(response.status).toBe(302)
+    expect(seen).toMatchObject({ username: "ada", password: "pw" })
+  })
 })

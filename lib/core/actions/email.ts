@@ -3,7 +3,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypt
 import type { AdapterUser, SessionAdapter, UserAdapter, VerificationTokenAdapter } from "../../adapters/types"
 import { AuthError, EmailSignInError, Verification } from "../../errors"
 import type { EmailConfig } from "../../providers/types"
-import { actionUrl, type RequestContext } from "../context"
+import { actionUrl, requestWithParsedBody, type RequestContext } from "../context"
 import { normalizeEmail } from "../email/normalize"
 import { issueSession } from "../session"
 import { currentDatabaseUser } from "../session/database"
@@ -37,21 +37,6 @@ function normalize(provider: EmailConfig, input: unknown): string {
     if (error instanceof AuthError) throw error
     throw new EmailSignInError(error as Error)
   }
-}
-
-/**
- * The request handed to `sendVerificationRequest`: the original body was already read to parse the form, so the parsed
- * fields are given again as a JSON body (as the reference does), readable with `await request.json()`.
- */
-function senderRequest(ctx: RequestContext): Request {
-  const headers = new Headers(ctx.webRequest.headers)
-  headers.set("content-type", "application/json")
-  headers.delete("content-length")
-  return new Request(ctx.webRequest.url, {
-    method: ctx.webRequest.method,
-    headers,
-    body: JSON.stringify(ctx.request.body ?? {}),
-  })
 }
 
 function account(provider: EmailConfig, email: string, userId: string): Account {
@@ -97,7 +82,7 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
       url,
       provider,
       theme: provider.theme ?? ctx.config.theme,
-      request: senderRequest(ctx),
+      request: requestWithParsedBody(ctx),
     })
   } catch (error) {
     try {

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import type { AdapterUser, UserAdapter } from "../../../adapters/types"
 import { AuthError, CallbackRouteError, CredentialsSignin, MissingCSRF } from "../../../errors"
 import type { CredentialsConfig } from "../../../providers/types"
-import type { RequestContext } from "../../context"
+import { requestWithParsedBody, type RequestContext } from "../../context"
 import { issueSession } from "../../session"
 import type { AuthResult } from "../../response"
 import type { Account, User } from "../../types"
@@ -12,11 +12,7 @@ import { runSignInCallback } from "../sign-in-callback"
 
 async function authorize(ctx: RequestContext, provider: CredentialsConfig): Promise<User> {
   const credentials = { ...(ctx.request.body ?? {}) }
-  const request = new Request(ctx.request.url, {
-    method: "POST",
-    headers: ctx.request.headers,
-    body: JSON.stringify(credentials),
-  })
+  const request = requestWithParsedBody(ctx)
   let user: User | null
   try {
     user = await provider.authorize(credentials, request)
