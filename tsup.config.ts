@@ -17,7 +17,7 @@ const pkg = JSON.parse(readFileSync("package.json", "utf8")) as PackageJson
  * ESM-only runtime dependencies. A CommonJS consumer (and its jest suite, which has no ESM support without flags)
  * cannot `require()` them on Node 20, so the CommonJS build carries its own copy; the ESM build imports them.
  */
-export const esmOnlyDependencies = ["jose", "openid-client", "oauth4webapi"]
+export const esmOnlyDependencies = ["jose", "oauth4webapi"]
 
 /**
  * Never bundled, in either format: runtime dependencies (installed with the package), peers (express and the optional

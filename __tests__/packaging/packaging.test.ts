@@ -13,7 +13,7 @@ const nodeModules = path.join(root, "node_modules")
 const optionalPeers = ["express", "pg", "ioredis", "better-sqlite3", "nodemailer", "@simplewebauthn/server"]
 // Type packages the consumers' `tsc` needs to read gatehouse's declarations.
 const consumerTypes = ["@types/node", "@types/express"]
-const esmOnly = ["jose", "openid-client", "oauth4webapi"]
+const esmOnly = ["jose", "oauth4webapi"]
 
 interface PackageJson {
   dependencies?: Record<string, string>
