@@ -291,9 +291,25 @@ describe.each(["jwt", "database"] as const)("account linking with MemoryAdapter,
     expect(await adapter.getUserByEmail("frank@example.test")).toEqual(existing)
   })
 
-  test("the email matches, allowDangerousEmailAccountLinking → linked to that user, no createUser event", async () => {
+  test("GHSA-g38m: allowDangerousEmailAccountLinking never links to a user whose email is unverified", async () => {
     const { config, adapter, recorded } = makeConfig({ strategy })
-    const existing = await adapter.createUser({ id: "user-grace", email: "grace@example.test", emailVerified: null })
+    const squatter = await adapter.createUser({ id: "user-henry", email: "henry@example.test", emailVerified: null })
+    const browser = new AppBrowser(config)
+    const response = await browser.signIn("op-danger", "henry")
+    expect(response.headers.get("location")).toBe(NOT_LINKED)
+    expect(setsSessionCookie(response)).toBe(false)
+    expect(recorded.errors.map((e) => (e as AuthError).type)).toEqual(["OAuthAccountNotLinked"])
+    expect(await adapter.getUserByAccount({ provider: "op-danger", providerAccountId: "henry" })).toBeNull()
+    expect(await adapter.getUserByEmail("henry@example.test")).toEqual(squatter)
+  })
+
+  test("the email matches a verified user, allowDangerousEmailAccountLinking → linked, no createUser event", async () => {
+    const { config, adapter, recorded } = makeConfig({ strategy })
+    const existing = await adapter.createUser({
+      id: "user-grace",
+      email: "grace@example.test",
+      emailVerified: new Date("2026-01-01T00:00:00Z"),
+    })
     const browser = new AppBrowser(config)
     const response = await browser.signIn("op-danger", "grace")
     expect(recorded.errors).toEqual([])

@@ -75,7 +75,10 @@ export async function linkOrRegister(
   const email = typeof userFromProvider.email === "string" ? userFromProvider.email : null
   const userByEmail = email ? await adapter.getUserByEmail(email) : null
   if (userByEmail) {
-    if (!provider.allowDangerousEmailAccountLinking) {
+    // GHSA-g38m: even when allowed, link implicitly only if both sides vouch for the address — the local user has
+    // verified it (else an attacker could pre-register the victim's email) and the provider does not deny it.
+    const verifiedOnBothSides = Boolean(userByEmail.emailVerified) && params.profile.email_verified !== false
+    if (!provider.allowDangerousEmailAccountLinking || !verifiedOnBothSides) {
       throw new OAuthAccountNotLinked("Another account already exists with the same e-mail address", {
         cause: { provider: provider.id },
       })
