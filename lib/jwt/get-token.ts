@@ -1,14 +1,11 @@
 /** `getToken`: reads the session JWE from a request (chunked cookie, else `Authorization: Bearer`) and decodes it. */
-import { parse as parseCookieHeader } from "cookie"
+import { parseCookieHeader, readSessionCookie } from "../cookie-header"
 import { MissingSecret } from "../errors"
 import { decodeOrThrow } from "./decode"
 import type { GetTokenParams, GetTokenResult } from "./types"
 
 const SESSION_COOKIE = "authjs.session-token"
 const SECURE_PREFIX = "__Secure-"
-
-// A chunk suffix is a canonical decimal index (no sign, no leading zeros), as the cookie writer emits them.
-const CHUNK_INDEX = /^(?:0|[1-9][0-9]{0,3})$/
 
 // RFC 7235: credentials = auth-scheme 1*SP token68; the scheme is case-insensitive. The token may be percent-encoded.
 const BEARER = /^Bearer +([^\s]+) *$/i
@@ -75,19 +72,7 @@ function readToken(headers: HeaderSource | undefined, cookieName: string): strin
 
 // Every cookie named `<base>` or `<base>.<n>`, ordered by n (the unsuffixed one first), values concatenated.
 function readChunkedCookie(header: string, base: string): string | undefined {
-  const parts: Array<{ index: number; value: string }> = []
-  for (const [name, value] of Object.entries(parseCookieHeader(header))) {
-    if (!value) continue
-    if (name === base) {
-      parts.push({ index: -1, value })
-    } else if (name.length > base.length + 1 && name.startsWith(`${base}.`)) {
-      const suffix = name.slice(base.length + 1)
-      if (CHUNK_INDEX.test(suffix)) parts.push({ index: Number(suffix), value })
-    }
-  }
-  if (parts.length === 0) return undefined
-  parts.sort((a, b) => a.index - b.index)
-  return parts.map((p) => p.value).join("")
+  return readSessionCookie(parseCookieHeader(header), base).value
 }
 
 function readHeader(headers: HeaderSource | undefined, name: string): string | readonly string[] | undefined {
