@@ -5,7 +5,7 @@ export { Auth, createAuthHandler, handleAuthRequest, handleAuthRequestSerialized
 export { raw, skipCSRFCheck } from "./types"
 export { customFetch } from "../providers/types"
 export { setEnvDefaults, createActionURL, isAuthAction, authActions, type AuthAction } from "./config/env"
-export { resolveConfig, type ResolvedConfig } from "./config/resolve"
+export { resolveConfig, resolveConfigCached, type ResolvedConfig } from "./config/resolve"
 export { getSessionState, type SessionState } from "./session"
 export type { ResponseInternal, AuthResult, SerializedResult } from "./response"
 export type {

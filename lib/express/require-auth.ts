@@ -1,8 +1,8 @@
 /** `requireAuth(config)`: route protection — 401 JSON for API clients, a redirect to sign-in for browsers. */
-import type { NextFunction, Request, RequestHandler, Response } from "express"
-import type { AuthConfig, Session } from "../core"
+import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from "express"
+import { resolveConfigCached, type AuthConfig, type Session } from "../core"
 import { sendWebResponse } from "./convert"
-import { getSession, resolvedFor } from "./session"
+import { getSession } from "./session"
 
 export interface RequireAuthOptions {
   /** Extra check on an authenticated request; `false` answers 403. */
@@ -25,7 +25,7 @@ function requestOrigin(req: Request, authUrl?: URL): string {
   return `${req.protocol}://${req.get("host") ?? "localhost"}`
 }
 
-function deny(req: Request, res: Response, status: 401 | 403, signInUrl: () => string): void {
+function deny(req: Request, res: ExpressResponse, status: 401 | 403, signInUrl: () => string): void {
   if (status === 403) {
     res.status(403)
     if (wantsJson(req)) res.json({ error: "Forbidden" })
@@ -43,7 +43,7 @@ function isAuthenticated(this: Request): boolean {
   return Boolean(this.auth)
 }
 
-function attach(req: Request, res: Response, session: Session | null): void {
+function attach(req: Request, res: ExpressResponse, session: Session | null): void {
   res.locals.session = session
   req.auth = session
   req.user = session?.user ?? undefined
@@ -65,9 +65,9 @@ function attach(req: Request, res: Response, session: Session | null): void {
  * ```
  */
 export function requireAuth(config: AuthConfig, options: RequireAuthOptions = {}): RequestHandler {
-  const resolved = resolvedFor(config)
+  const resolved = resolveConfigCached(config)
   const authorized = config.callbacks?.authorized
-  return function gatehouseRequireAuth(req: Request, res: Response, next: NextFunction): void {
+  return function gatehouseRequireAuth(req: Request, res: ExpressResponse, next: NextFunction): void {
     const run = async () => {
       const session = await getSession(req, config)
       attach(req, res, session)
@@ -85,7 +85,7 @@ export function requireAuth(config: AuthConfig, options: RequireAuthOptions = {}
           auth: session,
           request: { url: nextUrl.href, nextUrl, method: req.method, headers },
         })
-        if (verdict instanceof Response) return sendWebResponse(verdict, res)
+        if (verdict instanceof globalThis.Response) return sendWebResponse(verdict, res)
         if (verdict === false) return deny(req, res, session ? 403 : 401, signInUrl)
       }
       if (!session) return deny(req, res, 401, signInUrl)

@@ -1,19 +1,8 @@
 /** `getSession(req, config)`: the session of an Express request, read in-process and memoised on the request. */
 import type { Request } from "express"
-import { getSessionState, resolveConfig, type AuthConfig, type ResolvedConfig, type Session } from "../core"
+import { getSessionState, resolveConfigCached, type AuthConfig, type Session } from "../core"
 
-const resolvedByConfig = new WeakMap<AuthConfig, ResolvedConfig>()
 const sessionsByRequest = new WeakMap<object, Map<AuthConfig, Promise<Session | null>>>()
-
-/** The resolved form of `config`, once per config object (a bad config throws here, on first use). */
-export function resolvedFor(config: AuthConfig): ResolvedConfig {
-  let resolved = resolvedByConfig.get(config)
-  if (!resolved) {
-    resolved = resolveConfig(config)
-    resolvedByConfig.set(config, resolved)
-  }
-  return resolved
-}
 
 function appendSetCookies(req: Request, cookies: string[]): void {
   const res = req.res
@@ -24,7 +13,7 @@ function appendSetCookies(req: Request, cookies: string[]): void {
 }
 
 async function readSession(req: Request, config: AuthConfig): Promise<Session | null> {
-  const resolved = resolvedFor(config)
+  const resolved = resolveConfigCached(config)
   const { session, setCookies } = await getSessionState(resolved, {
     secure: req.protocol === "https",
     cookie: req.headers.cookie,
