@@ -1,0 +1,60 @@
+import { Auth, raw } from "../../lib/core"
+import { CredentialsSignin } from "../../lib/errors"
+import { credentialsConfig, csrf, makeRequest } from "./helpers"
+
+describe("the raw marker (framework authors)", () => {
+  it("returns the internal result: status, headers, body, redirect and the cookies as objects", async () => {
+    const config = { ...credentialsConfig(), raw } as const
+    const result = await Auth(makeRequest("/auth/csrf"), config)
+    expect(result.status).toBe(200)
+    expect(result.headers).toMatchObject({ "Content-Type": "application/json" })
+    expect(result.body).toEqual({ csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/) })
+    expect(result.cookies.map((c) => c.name)).toEqual(["__Host-authjs.csrf-token", "__Secure-authjs.callback-url"])
+    expect(result.cookies[0]!.options).toMatchObject({ httpOnly: true, secure: true, sameSite: "lax", path: "/" })
+  })
+
+  it("a redirect result keeps `redirect` and status 302", async () => {
+    const plain = credentialsConfig()
+    const { token, cookies } = await csrf(plain)
+    const result = await Auth(
+      makeRequest("/auth/callback/credentials", {
+        cookies,
+        body: { csrfToken: token, username: "ada", password: "pw" },
+      }),
+      { ...plain, raw },
+    )
+    expect(result.status).toBe(302)
+    expect(result.redirect).toBe("https://app.example")
+    expect(result.cookies.some((c) => c.name === "__Secure-authjs.session-token" && c.value.length > 0)).toBe(true)
+  })
+
+  it("an AuthError is rethrown instead of redirecting (so a server action can handle it)", async () => {
+    const plain = credentialsConfig()
+    const { token, cookies } = await csrf(plain)
+    await expect(
+      Auth(
+        makeRequest("/auth/callback/credentials", {
+          cookies,
+          body: { csrfToken: token, username: "ada", password: "x" },
+        }),
+        { ...plain, raw },
+      ),
+    ).rejects.toBeInstanceOf(CredentialsSignin)
+  })
+
+  it("with X-Auth-Return-Redirect the error is not rethrown but answered with {url}", async () => {
+    const plain = credentialsConfig()
+    const { token, cookies } = await csrf(plain)
+    const response = (await Auth(
+      makeRequest("/auth/callback/credentials", {
+        cookies,
+        headers: { "X-Auth-Return-Redirect": "1" },
+        body: { csrfToken: token, username: "ada", password: "x" },
+      }),
+      { ...plain, raw },
+    )) as unknown as Response
+    expect(await response.json()).toEqual({
+      url: "https://app.example/auth/signin?error=CredentialsSignin&code=credentials",
+    })
+  })
+})
