@@ -63,6 +63,15 @@ describe("Auth() routing", () => {
     expect(response.headers.getSetCookie()).toEqual([])
   })
 
+  it("a body over 1 MB → 400, nothing read further, no cookies", async () => {
+    const response = await Auth(
+      makeRequest("/auth/callback/credentials", { body: { username: "x".repeat(1024 * 1024 + 1) } }),
+      credentialsConfig(),
+    )
+    expect(response.status).toBe(400)
+    expect(response.headers.getSetCookie()).toEqual([])
+  })
+
   it.each(["providers", "csrf", "error", "verify-request"])("POST /%s → Configuration redirect", async (action) => {
     const response = await Auth(makeRequest(`/auth/${action}`, { method: "POST" }), credentialsConfig())
     expect(response.status).toBe(302)

@@ -54,17 +54,28 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value)
 }
 
+/** Largest body the core reads (framework layers usually cap it lower: Express at 100 KB). */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+async function readText(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? 0)
+  if (declared > MAX_BODY_BYTES) throw new UnknownAction("Request body too large")
+  const text = await request.text()
+  if (text.length > MAX_BODY_BYTES) throw new UnknownAction("Request body too large")
+  return text
+}
+
 async function readBody(request: Request): Promise<Record<string, unknown> | undefined> {
   const type = request.headers.get("content-type") ?? ""
   if (type.includes("application/json")) {
-    const text = await request.text()
+    const text = await readText(request)
     if (!text) return {}
     const parsed: unknown = JSON.parse(text)
     if (!isRecord(parsed)) throw new UnknownAction("Request body must be a JSON object")
     return parsed
   }
   if (type.includes("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(await request.text()))
+    return Object.fromEntries(new URLSearchParams(await readText(request)))
   }
   return undefined
 }
