@@ -5,6 +5,7 @@ import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound
 import {
   accountFromRow,
   accountValues,
+  ACCOUNT_INSERT_COLUMNS,
   authenticatorFromRow,
   sessionFromRow,
   tokenFromRow,
@@ -117,26 +118,12 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
       return row ? userFromRow(row) : null
     },
     async linkAccount(account) {
-      const { columns: c, extraJson } = accountValues(account)
+      const { params } = accountValues(account)
       try {
         const row = await one<AccountRow>(
-          `INSERT INTO ${s}.accounts (user_id, type, provider, provider_account_id, access_token, refresh_token,
-             expires_at, token_type, scope, id_token, session_state, extra)
+          `INSERT INTO ${s}.accounts (${ACCOUNT_INSERT_COLUMNS})
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb) RETURNING *`,
-          [
-            c.user_id,
-            c.type,
-            c.provider,
-            c.provider_account_id,
-            c.access_token,
-            c.refresh_token,
-            c.expires_at,
-            c.token_type,
-            c.scope,
-            c.id_token,
-            c.session_state,
-            extraJson,
-          ],
+          params,
         )
         return accountFromRow(row as AccountRow)
       } catch (error) {

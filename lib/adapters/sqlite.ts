@@ -7,6 +7,7 @@ import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound
 import {
   accountFromRow,
   accountValues,
+  ACCOUNT_INSERT_COLUMNS,
   authenticatorFromRow,
   sessionFromRow,
   tokenFromRow,
@@ -76,8 +77,7 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
     deleteSessionsOf: db.prepare("DELETE FROM sessions WHERE user_id = ?"),
     deleteAuthenticatorsOf: db.prepare("DELETE FROM authenticators WHERE user_id = ?"),
     insertAccount: db.prepare(
-      `INSERT INTO accounts (user_id, type, provider, provider_account_id, access_token, refresh_token, expires_at,
-         token_type, scope, id_token, session_state, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO accounts (${ACCOUNT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
     deleteAccount: db.prepare("DELETE FROM accounts WHERE provider = ? AND provider_account_id = ? RETURNING *"),
     account: db.prepare("SELECT * FROM accounts WHERE provider = ? AND provider_account_id = ?"),
@@ -170,22 +170,9 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
       })
     },
     async linkAccount(account) {
-      const { columns: c, extraJson } = accountValues(account)
+      const { params } = accountValues(account)
       try {
-        const row = q.insertAccount.get(
-          c.user_id,
-          c.type,
-          c.provider,
-          c.provider_account_id,
-          c.access_token,
-          c.refresh_token,
-          c.expires_at,
-          c.token_type,
-          c.scope,
-          c.id_token,
-          c.session_state,
-          extraJson,
-        )
+        const row = q.insertAccount.get(...params)
         return accountFromRow(row as AccountRow)
       } catch (error) {
         return rethrow(error, { userId: account.userId }, () => conflict("Account", { provider: account.provider }))

@@ -138,25 +138,31 @@ export function userValues(user: AdapterUser, id: string): { fields: Record<stri
 }
 
 /** Column values of an account for an insert, keyed by column name, plus the JSON of its extra fields. */
-export function accountValues(account: AdapterAccount): { columns: Record<string, unknown>; extraJson: string } {
+export function accountValues(account: AdapterAccount): { params: unknown[] } {
   const { fields, extra } = splitExtra(withoutNullish(account), ACCOUNT_FIELDS)
+  // In the column order of ACCOUNT_INSERT_COLUMNS, the extra bag (JSON) last.
   return {
-    columns: {
-      user_id: fields.userId,
-      type: fields.type,
-      provider: fields.provider,
-      provider_account_id: fields.providerAccountId,
-      access_token: fields.access_token ?? null,
-      refresh_token: fields.refresh_token ?? null,
-      expires_at: fields.expires_at ?? null,
-      token_type: fields.token_type ?? null,
-      scope: fields.scope ?? null,
-      id_token: fields.id_token ?? null,
-      session_state: fields.session_state ?? null,
-    },
-    extraJson: JSON.stringify(extra),
+    params: [
+      fields.userId,
+      fields.type,
+      fields.provider,
+      fields.providerAccountId,
+      fields.access_token ?? null,
+      fields.refresh_token ?? null,
+      fields.expires_at ?? null,
+      fields.token_type ?? null,
+      fields.scope ?? null,
+      fields.id_token ?? null,
+      fields.session_state ?? null,
+      JSON.stringify(extra),
+    ],
   }
 }
+
+/** The columns of an account insert, in the order of {@link accountValues}' `params`. */
+export const ACCOUNT_INSERT_COLUMNS =
+  "user_id, type, provider, provider_account_id, access_token, refresh_token, expires_at, token_type, scope, " +
+  "id_token, session_state, extra"
 
 /** Maps a user field to its column; `undefined` for fields kept in the extra bag. */
 export const USER_COLUMNS: Readonly<Record<string, string>> = {
