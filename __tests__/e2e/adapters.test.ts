@@ -25,6 +25,7 @@ import type { OAuthConfig } from "../../lib/providers/types"
 import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
 import { cookieHeader, cookieJar, versions, type ExpressFactory } from "../express/apps"
 import { driveAuthorization, startOidcProvider, type StartedOidcProvider } from "../fixtures/oauth/oidc-provider"
+import { fakeDateOnly } from "../fixtures/clock"
 
 const SECRET = "adapters-e2e-secret-0123456789abcdef0123456789"
 const SESSION_COOKIE = "authjs.session-token"
@@ -233,29 +234,6 @@ const me = (app: TestApp, jar: Record<string, string>) =>
 const sessionOf = (app: TestApp, jar: Record<string, string>) =>
   request(app.server).get("/auth/session").set("Cookie", cookieHeader(jar))
 
-/** Fake only `Date`: the databases, sockets and supertest keep their real timers. */
-function fakeDateAt(now: number): void {
-  jest.useFakeTimers({
-    now,
-    doNotFake: [
-      "hrtime",
-      "nextTick",
-      "performance",
-      "queueMicrotask",
-      "requestAnimationFrame",
-      "cancelAnimationFrame",
-      "requestIdleCallback",
-      "cancelIdleCallback",
-      "setImmediate",
-      "clearImmediate",
-      "setInterval",
-      "clearInterval",
-      "setTimeout",
-      "clearTimeout",
-    ],
-  })
-}
-
 /** The tests every adapter passes. */
 function databaseSessionSuite(open: () => Promise<Store>): void {
   let store: Store
@@ -328,7 +306,7 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
 
     it("updateAge throttles writes: none within updateAge, exactly one after it, then none again", async () => {
       const start = Date.now()
-      fakeDateAt(start)
+      fakeDateOnly(start)
       const app = await startApp(express, store)
       const { jar } = await signIn(app, freshName())
       const token = jar[SESSION_COOKIE]!

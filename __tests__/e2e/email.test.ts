@@ -12,6 +12,7 @@ import {
   SESSION_COOKIE,
   tokenHash,
 } from "../core/email/harness"
+import { fakeDateOnly } from "../fixtures/clock"
 
 const VERIFY_REQUEST = `${ORIGIN}/auth/verify-request?provider=nodemailer&type=email`
 const VERIFICATION_ERROR = `${ORIGIN}/auth/error?error=Verification`
@@ -37,29 +38,6 @@ function setup(overrides: Partial<AuthConfig> = {}, providerOptions: Record<stri
 async function linkFor(browser: Browser, email: string, callbackUrl = `${ORIGIN}/dashboard`): Promise<string> {
   expect(locationOf(await browser.requestLink(email, { callbackUrl }))).toBe(VERIFY_REQUEST)
   return signInLinkOf(await smtp.nextMessage())
-}
-
-/** Only Date is faked: the SMTP socket and jest's own timers keep running. */
-function freezeClockAt(now: number) {
-  jest.useFakeTimers({
-    now,
-    doNotFake: [
-      "hrtime",
-      "nextTick",
-      "performance",
-      "queueMicrotask",
-      "requestAnimationFrame",
-      "cancelAnimationFrame",
-      "requestIdleCallback",
-      "cancelIdleCallback",
-      "setImmediate",
-      "clearImmediate",
-      "setInterval",
-      "clearInterval",
-      "setTimeout",
-      "clearTimeout",
-    ],
-  })
 }
 
 describe("magic link with Nodemailer over real SMTP", () => {
@@ -159,7 +137,7 @@ describe("magic link with Nodemailer over real SMTP", () => {
     const { browser } = setup()
     const link = await linkFor(browser, "ada@example.test")
     const issued = Date.now()
-    freezeClockAt(issued + DAY + 1000)
+    fakeDateOnly(issued + DAY + 1000)
     expect(locationOf(await browser.fetch(link))).toBe(VERIFICATION_ERROR)
     expect(browser.cookies[SESSION_COOKIE]).toBeUndefined()
     // The expired token was consumed: going back in time does not revive it.
@@ -172,9 +150,9 @@ describe("magic link with Nodemailer over real SMTP", () => {
     const early = await linkFor(browser, "ada@example.test")
     const late = await linkFor(browser, "ada@example.test")
     const issued = Date.now()
-    freezeClockAt(issued + 59_000)
+    fakeDateOnly(issued + 59_000)
     expect(locationOf(await browser.fetch(early))).toBe(`${ORIGIN}/dashboard`)
-    freezeClockAt(issued + 61_000)
+    fakeDateOnly(issued + 61_000)
     expect(locationOf(await new Browser(browser.config).fetch(late))).toBe(VERIFICATION_ERROR)
   })
 

@@ -8,7 +8,12 @@ import type { AuthError } from "../../lib/errors"
 import { decode } from "../../lib/jwt"
 import { stableUserId } from "../../lib/oauth"
 import type { OAuthConfig } from "../../lib/providers/types"
-import { driveAuthorization, startOidcProvider, type StartedOidcProvider } from "../fixtures/oauth/oidc-provider"
+import {
+  driveAuthorization,
+  startOidcProvider,
+  testOidcProvider,
+  type StartedOidcProvider,
+} from "../fixtures/oauth/oidc-provider"
 
 const APP = "http://app.test"
 const SECRET = "linking-secret-0123456789abcdef0123456789abcdef"
@@ -22,18 +27,7 @@ beforeAll(async () => {
 afterAll(async () => op.close())
 
 function oidc(id: string, extra: Partial<OAuthConfig> = {}): OAuthConfig {
-  return {
-    id,
-    name: `OP ${id}`,
-    type: "oidc",
-    issuer: op.issuer,
-    clientId: op.clientId,
-    clientSecret: op.clientSecret,
-    // The test OP is plain http on 127.0.0.1.
-    allowInsecureRequests: true,
-    checks: ["pkce", "state", "nonce"],
-    ...extra,
-  }
+  return testOidcProvider(op, id, { checks: ["pkce", "state", "nonce"], ...extra })
 }
 
 interface Recorded {

@@ -4,7 +4,12 @@ import type { AuthConfig } from "../../lib/core/types"
 import { decode } from "../../lib/jwt"
 import { stableUserId } from "../../lib/oauth"
 import type { OAuthConfig } from "../../lib/providers/types"
-import { driveAuthorization, startOidcProvider, type StartedOidcProvider } from "../fixtures/oauth/oidc-provider"
+import {
+  driveAuthorization,
+  startOidcProvider,
+  testOidcProvider,
+  type StartedOidcProvider,
+} from "../fixtures/oauth/oidc-provider"
 
 const APP = "http://app.test"
 const SECRET = "e2e-secret-0123456789abcdef0123456789abcdef"
@@ -12,16 +17,7 @@ let op: StartedOidcProvider
 let config: AuthConfig
 
 function oidc(id: string, extra: Partial<OAuthConfig> = {}): OAuthConfig {
-  return {
-    id,
-    name: `OP ${id}`,
-    type: "oidc",
-    issuer: op.issuer,
-    clientId: op.clientId,
-    clientSecret: op.clientSecret,
-    allowInsecureRequests: true,
-    ...extra,
-  }
+  return testOidcProvider(op, id, extra)
 }
 
 beforeAll(async () => {
