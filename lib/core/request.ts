@@ -1,7 +1,7 @@
 /** Parses a Web `Request` once into what the actions need: action, provider, method, query, body, cookies. */
 import { UnknownAction } from "../errors"
 import { isAuthAction, type AuthAction } from "./config/env"
-import { parseCookieHeader } from "./cookies/parse"
+import { parseCookieHeader } from "../cookie-header"
 
 export interface AuthRequest {
   method: "GET" | "POST"

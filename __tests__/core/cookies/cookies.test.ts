@@ -1,4 +1,4 @@
-import { parseCookieHeader } from "../../../lib/core/cookies/parse"
+import { parseCookieHeader } from "../../../lib/cookie-header"
 import { defaultCookies, resolveCookies } from "../../../lib/core/cookies/names"
 import { CookieJar } from "../../../lib/core/cookies/jar"
 import { CHUNK_SIZE, readSessionCookie, writeSessionCookie } from "../../../lib/core/cookies/session-store"

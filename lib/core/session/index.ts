@@ -1,7 +1,7 @@
 /** Session entry points: the strategy dispatch used by the /session action, `getSession` and `requireAuth`. */
 import type { ResolvedConfig } from "../config/resolve"
 import { CookieJar } from "../cookies/jar"
-import { parseCookieHeader } from "../cookies/parse"
+import { parseCookieHeader } from "../../cookie-header"
 import type { Session } from "../types"
 import { readDatabaseSession } from "./database"
 import { readJwtSession } from "./jwt"
