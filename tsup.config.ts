@@ -1,5 +1,5 @@
 // Builds dist/: ESM (.mjs + .d.mts) and CommonJS (.js + .d.ts) for every entry of package.json's `exports` map.
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { defineConfig } from "tsup"
 import type { Options } from "tsup"
@@ -57,12 +57,37 @@ export function entryPoints(): Record<string, string> {
   const fixed: Record<string, string> = {
     index: "lib/index.ts",
     core: "lib/core/index.ts",
+    web: "lib/web/index.ts",
     jwt: "lib/jwt/index.ts",
     errors: "lib/errors.ts",
   }
   const entries: Record<string, string> = {}
   for (const [name, file] of Object.entries(fixed)) if (existsSync(file)) entries[name] = file
-  return { ...entries, ...filesIn("providers"), ...filesIn("adapters") }
+  return { ...entries, ...filesIn("providers"), ...filesIn("adapters"), ...filesIn("store"), ...filesIn("client") }
+}
+
+/**
+ * Appended to every CommonJS provider, adapter and store entry: `require("gatehouse-auth/providers/github")` returns the
+ * factory itself, as `import GitHub from` does in ESM, with the named exports and `.default` kept on it (so
+ * `require(...).default`, `const { GitHub } = require(...)` and TypeScript's CommonJS interop all still work).
+ */
+export const cjsFactoryFooter = `
+;(function (m) {
+  var f = m.exports && m.exports.default
+  if (typeof f !== "function") return
+  for (var k of Object.keys(m.exports)) if (!Object.prototype.hasOwnProperty.call(f, k)) f[k] = m.exports[k]
+  Object.defineProperty(f, "__esModule", { value: true })
+  m.exports = f
+})(module);
+`
+
+/** Makes each CommonJS provider, adapter and store entry export its factory (see {@link cjsFactoryFooter}). */
+function exportFactoriesFromCjsEntries(): void {
+  for (const name of Object.keys(entryPoints())) {
+    if (!/^(providers|adapters|store)\//.test(name)) continue
+    const file = join("dist", `${name}.js`)
+    if (existsSync(file)) appendFileSync(file, cjsFactoryFooter)
+  }
 }
 
 const common: Options = {
@@ -90,6 +115,8 @@ export default defineConfig((options) => {
     // CommonJS: dist/*.js and dist/*.d.ts; the ESM-only dependencies are bundled in (see esmOnlyDependencies).
     {
       ...common,
+      // The `gatehouse-auth` command (package.json `bin`) exists in CommonJS only: it is run, never imported.
+      entry: { ...entryPoints(), cli: "lib/cli.ts" },
       format: ["cjs"],
       dts: true,
       external: alwaysExternal.filter((name) => !esmOnlyDependencies.includes(name)),
@@ -97,6 +124,7 @@ export default defineConfig((options) => {
       // tsup's default ESM-to-CommonJS pass for split chunks (sucrase) miscompiles jose's classes; with `treeshake`
       // each chunk goes through rollup instead, which converts it correctly.
       treeshake: true,
+      onSuccess: async () => exportFactoriesFromCjsEntries(),
     },
   ]
 })

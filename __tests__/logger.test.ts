@@ -1,9 +1,10 @@
 import { Auth } from "../lib/core"
+import { MemoryAdapter } from "../lib/adapters/memory"
 import { createLogger, redact } from "../lib/logger"
-import { SECRET, credentialsConfig, csrf, makeRequest } from "./core/helpers"
+import { SECRET, credentialsConfig, csrf, demoUser, makeRequest, signIn } from "./core/helpers"
 
 describe("logger", () => {
-  it("user overrides replace single levels; debug output only when debug is on or a debug override exists", () => {
+  it("user overrides replace single levels; debug output only when debug is on", () => {
     const seen: string[] = []
     const write = jest.spyOn(process.stderr, "write").mockImplementation(() => true)
     try {
@@ -14,6 +15,11 @@ describe("logger", () => {
       expect(seen).toEqual(["warn:csrf-disabled"])
       expect(write.mock.calls.map((c) => String(c[0])).join("")).toContain("[gatehouse][error] Error: to stderr")
       expect(write.mock.calls.map((c) => String(c[0])).join("")).not.toContain("quiet")
+      const userDebug = jest.fn()
+      createLogger({ logger: { debug: userDebug } }).debug("silent", { provider: "github" })
+      expect(userDebug).not.toHaveBeenCalled()
+      createLogger({ debug: true, logger: { debug: userDebug } }).debug("heard", { provider: "github" })
+      expect(userDebug).toHaveBeenCalledWith("heard", { provider: "github" })
       createLogger({ debug: true }).debug("loud", { provider: "github" })
       expect(write.mock.calls.map((c) => String(c[0])).join("")).toContain("[gatehouse][debug]: loud")
     } finally {
@@ -98,5 +104,52 @@ describe("logger", () => {
     expect(all).not.toContain(sessionToken.split(";")[0]!.split("=")[1]!)
     expect(all).not.toContain("garbage-token-value")
     expect(all).not.toContain(token)
+  })
+
+  describe("LG-02 / LG-03: database session tokens never reach the logger", () => {
+    const NAME = "__Secure-authjs.session-token"
+
+    function recorder() {
+      const lines: string[] = []
+      const record = (...parts: unknown[]) =>
+        lines.push(JSON.stringify(parts, (_k, v) => (v instanceof Error ? { message: v.message, cause: v.cause } : v)))
+      return { lines, logger: { error: record, warn: record, debug: record } }
+    }
+
+    async function databaseSessionFlow(debug: boolean) {
+      const { lines, logger } = recorder()
+      const config = credentialsConfig({ debug, adapter: MemoryAdapter(), session: { strategy: "database" }, logger })
+      const signedIn = await signIn(config)
+      const sessionToken = signedIn[NAME]!
+      expect(sessionToken).toMatch(/^[\w-]{20,}$/)
+      const session = await Auth(makeRequest("/auth/session", { cookies: signedIn }), config)
+      expect(((await session.json()) as { user: { email: string } }).user.email).toBe(demoUser.email)
+      const { token, cookies } = await csrf(config)
+      const out = await Auth(
+        makeRequest("/auth/signout", { cookies: { ...cookies, [NAME]: sessionToken }, body: { csrfToken: token } }),
+        config,
+      )
+      expect(out.status).toBe(302)
+      return { lines, sessionToken }
+    }
+
+    it("LG-02: with debug on, adapter calls are logged by method name and argument count only", async () => {
+      const { lines, sessionToken } = await databaseSessionFlow(true)
+      const all = lines.join("\n")
+      expect(all).toContain("adapter_getSessionAndUser")
+      expect(all).toContain("adapter_deleteSession")
+      expect(lines.find((l) => l.includes("adapter_getSessionAndUser"))).toBe(
+        JSON.stringify(["adapter_getSessionAndUser", { argc: 1 }]),
+      )
+      expect(all).not.toContain(sessionToken)
+      expect(all).not.toContain(demoUser.email)
+      expect(all).not.toContain(SECRET)
+    })
+
+    it("LG-03: with debug off, a custom logger.debug receives nothing", async () => {
+      const { lines, sessionToken } = await databaseSessionFlow(false)
+      expect(lines.filter((l) => l.includes("adapter_"))).toEqual([])
+      expect(lines.join("\n")).not.toContain(sessionToken)
+    })
   })
 })

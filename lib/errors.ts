@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { CredentialsSignin } from "gatehouse/errors"
+ * import { CredentialsSignin } from "gatehouse-auth/errors"
  * class InvalidLogin extends CredentialsSignin { code = "invalid_login" }
  * ```
  */
@@ -45,12 +45,27 @@ export type ErrorType =
   | "Verification"
   | "WebAuthnVerificationError"
   | "InvalidConfig"
+  | "MissingRequestContext"
+  | "NotFound"
+  | "SessionNotFresh"
+  | "LastCredential"
 
 /** Which built-in page a browser lands on for an error. */
 export type ErrorPageKind = "signIn" | "error"
 
 /** Extra data attached to an error. `err` holds the underlying error, if any. */
 export type ErrorCause = Record<string, unknown> & { err?: Error }
+
+/** Options of every Gatehouse error. */
+export interface AuthErrorOptions extends ErrorOptions {
+  /**
+   * The HTTP status of the answer when the action answers scripts rather than browsers (JSON routes): e.g. 400 for a
+   * failed CSRF check on POST /session, 429 for a rate limit. Page routes redirect regardless.
+   */
+  status?: number
+  /** Headers of that answer (e.g. `Retry-After`). */
+  headers?: Readonly<Record<string, string>>
+}
 
 /**
  * Base class of every Gatehouse error.
@@ -66,8 +81,12 @@ export class AuthError extends Error {
   /** The page a browser is sent to: `signIn` or `error`. */
   kind: ErrorPageKind
   declare cause?: ErrorCause
+  /** See {@link AuthErrorOptions.status}. */
+  status?: number
+  /** See {@link AuthErrorOptions.headers}. */
+  headers?: Readonly<Record<string, string>>
 
-  constructor(message?: string | Error | ErrorOptions, errorOptions?: ErrorOptions) {
+  constructor(message?: string | Error | AuthErrorOptions, errorOptions?: AuthErrorOptions) {
     if (message instanceof Error) {
       super(message.message, { cause: { err: message, ...asRecord(message.cause), ...asRecord(errorOptions?.cause) } })
     } else if (typeof message === "string") {
@@ -79,6 +98,9 @@ export class AuthError extends Error {
     this.type = ctor.type ?? "AuthError"
     this.kind = ctor.kind ?? "error"
     this.name = new.target.name
+    const options = message instanceof Error || typeof message === "string" ? errorOptions : (message ?? errorOptions)
+    if (options?.status !== undefined) this.status = options.status
+    if (options?.headers !== undefined) this.headers = options.headers
   }
 
   static type: ErrorType = "AuthError"
@@ -90,9 +112,9 @@ function asRecord(value: unknown): Record<string, unknown> {
 }
 
 function normalizeOptions(options?: ErrorOptions): ErrorOptions | undefined {
-  if (!options || options.cause === undefined) return options
+  if (!options || options.cause === undefined) return undefined
   if (options.cause instanceof Error) return { cause: { err: options.cause } }
-  return options
+  return { cause: options.cause }
 }
 
 /** Base of the errors that send a browser back to the sign-in page. */
@@ -239,6 +261,28 @@ export class ExperimentalFeatureNotEnabled extends AuthError {
 /** A configuration value is invalid (Gatehouse-specific: shapes the reference does not check). */
 export class InvalidConfig extends AuthError {
   static override type: ErrorType = "InvalidConfig"
+}
+
+/** `auth()`, `signIn()`... were called without a request, outside the request context `app.use(auth)` opens. */
+export class MissingRequestContext extends AuthError {
+  static override type: ErrorType = "MissingRequestContext"
+}
+
+/** A management call named something the signed-in user does not own; a foreign id answers exactly like a missing one. */
+export class NotFound extends AuthError {
+  static override type: ErrorType = "NotFound"
+  /** HTTP status of the management routes. */
+  override status = 404
+}
+/** A sensitive management call needs a recent sign-in (`freshAge`). */
+export class SessionNotFresh extends AuthError {
+  static override type: ErrorType = "SessionNotFresh"
+  override status = 403
+}
+/** Deleting this credential would leave the user with no way to sign in. */
+export class LastCredential extends AuthError {
+  static override type: ErrorType = "LastCredential"
+  override status = 409
 }
 
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */

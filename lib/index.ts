@@ -1,10 +1,14 @@
 /**
- * `gatehouse`: authentication for Express. Mount `ExpressAuth(config)`, protect routes with `requireAuth(config)`,
- * read the session with `getSession(req, config)`.
+ * `gatehouse-auth`: authentication for Express. `Gatehouse(config)` (also the default export) returns `handlers` to
+ * mount, `auth`, and server-side `signIn`, `signOut` and `unstable_update`. The lower-level `ExpressAuth(config)`,
+ * `requireAuth(config)` and `getSession(req, config)` share the same state for the same config object.
  */
+import { Gatehouse } from "./express"
+
 export * from "./express"
-export { AuthError, CredentialsSignin } from "./errors"
-export { customFetch } from "./providers/types"
+export default Gatehouse
+export { AuthError, CredentialsSignin, MissingCSRF, MissingRequestContext } from "./errors"
+export { customFetch } from "./symbols"
 export type {
   Account,
   AuthConfig,

@@ -2,7 +2,6 @@
  * The logger: `error`, `warn` and `debug` levels, each overridable through `config.logger`. Metadata is redacted so
  * secrets, tokens and passwords never reach a log line.
  */
-import { AuthError } from "./errors"
 
 /** Codes of the warnings Gatehouse emits. */
 export type WarningCode =
@@ -11,13 +10,65 @@ export type WarningCode =
   | "env-url-basepath-redundant"
   | "env-url-basepath-mismatch"
   | "experimental-webauthn"
+  | "webauthn-counter-regression"
   | "missing-secret-dev"
   | "email-maxage-long"
+  | "email-url-from-request"
+  | "memory-store-single-process"
+  | "lazy-config-unstable"
+  | "session-cookie-not-written"
+  | "authorized-redirect-loop"
+  | "signin-unknown-provider"
+  | "short-secret"
+  | "env-variable-typo"
+  | "rp-initiated-logout-unavailable"
+  | "signout-state-invalid"
+
+/** Shown after the code by the built-in logger (a custom `warn` gets the same text as its second argument). */
+export const warningMessages: Readonly<Record<WarningCode, string>> = Object.freeze({
+  "debug-enabled": "Debug logging is on (`debug: true`); turn it off in production, it logs session details.",
+  "csrf-disabled": "CSRF checks are off (`skipCSRFCheck`); only do this behind your own CSRF protection.",
+  "env-url-basepath-redundant": "Both AUTH_URL and `basePath` are set; `basePath` wins over AUTH_URL's path.",
+  "env-url-basepath-mismatch": "AUTH_URL's path differs from `basePath`; `basePath` is used.",
+  "experimental-webauthn":
+    "`experimental.enableWebAuthn` is no longer needed: WebAuthn and passkeys are generally available; remove it.",
+  "missing-secret-dev":
+    "No secret is set, so a random one is used for this process: sessions end when it restarts. Set AUTH_SECRET " +
+    "(make one with `npx gatehouse-auth secret`).",
+  "email-maxage-long": "Magic links live longer than an hour; a short lifetime (the default, 10 minutes) is safer.",
+  "email-url-from-request":
+    "Email links are built from the request's Host header because neither AUTH_URL nor the provider's `url` is " +
+    "set; production refuses this. Set AUTH_URL.",
+  "memory-store-single-process":
+    "The key-value store (revocations, replay guards, rate limits) lives in this process's memory and is not shared " +
+    "with other instances; use an adapter with a store (PostgreSQL, SQLite, Redis) or set `store`.",
+  "short-secret":
+    "The secret is shorter than 32 bytes and easy to guess. Set AUTH_SECRET to a new one made with " +
+    "`npx gatehouse-auth secret` or `openssl rand -base64 33`.",
+  "env-variable-typo": "An AUTH_* environment variable looks misspelt and is not read.",
+  "lazy-config-unstable":
+    "The config function returns a new object on every request, so nothing resolved from it can be reused; " +
+    "return the same object (build it once) unless it really changes.",
+  "session-cookie-not-written":
+    "The session was refreshed after the response headers were sent, so its new cookie could not be written; " +
+    "read the session before you start the response.",
+  "authorized-redirect-loop":
+    "`authorized` answered a redirect to the page being requested; it is treated as a denial instead of a loop.",
+  "webauthn-counter-regression":
+    "A passkey's signature counter went backwards (a cloned or replayed authenticator); the sign-in was refused.",
+  "rp-initiated-logout-unavailable":
+    "`logout.rpInitiated` is set but the provider has no end-session endpoint (none in discovery, no " +
+    "`logout.endSessionEndpoint`); only the local session was ended.",
+  "signout-state-invalid":
+    "A sign-out callback carried a missing, expired or foreign `state`; the user was sent to the app origin.",
+  "signin-unknown-provider": "signIn() was called with a provider id that is not configured; the sign-in page is used.",
+})
 
 /** What `config.logger` may override; each level left out uses the built-in one. */
 export interface LoggerInstance {
   error: (error: Error) => void
-  warn: (code: WarningCode) => void
+  /** `message` is a sentence saying what to do (the built-in text of {@link warningMessages}, or a more precise one). */
+  warn: (code: WarningCode, message?: string) => void
   debug: (message: string, metadata?: unknown) => void
 }
 
@@ -50,23 +101,47 @@ export function redact(value: unknown, depth = 0): unknown {
   return value
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" }
+
+/**
+ * Escapes control characters (C0, DEL, C1, U+2028/2029) so that no value can start a new log line (LG-04).
+ *
+ * @example
+ * ```ts
+ * escapeControl("x\r\n[gatehouse][error] forged") // "x\\r\\n[gatehouse][error] forged"
+ * ```
+ */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+}
+
+/** Writes one log line; whatever it holds, it stays one line. */
 function write(line: string): void {
-  process.stderr.write(line.endsWith("\n") ? line : `${line}\n`)
+  process.stderr.write(`${escapeControl(line)}\n`)
 }
 
 function defaultError(error: Error): void {
-  const type = error instanceof AuthError ? error.type : error.name
+  // An AuthError's wire `type` names it best; read structurally so the logger imports nothing.
+  const { type: wireType } = error as { type?: unknown }
+  const type = typeof wireType === "string" ? wireType : error.name
   write(`[gatehouse][error] ${type}: ${error.message}`)
   const cause = error.cause as Record<string, unknown> | undefined
   if (cause && typeof cause === "object") {
     const { err, ...details } = cause
-    if (err instanceof Error) write(`[gatehouse][cause]: ${err.stack ?? err.message}`)
-    if (Object.keys(details).length > 0) write(`[gatehouse][details]: ${JSON.stringify(redact(details), null, 2)}`)
+    if (err instanceof Error) {
+      // A stack is several lines: the message in it is escaped first, then each line gets its own prefix.
+      const stack = (err.stack ?? err.message).replace(err.message, escapeControl(err.message))
+      for (const line of stack.split("\n")) write(`[gatehouse][cause]: ${line}`)
+    }
+    if (Object.keys(details).length > 0) write(`[gatehouse][details]: ${JSON.stringify(redact(details))}`)
   }
 }
 
 /**
- * Builds the logger for a config: user overrides win; built-in debug output only when `debug` is true.
+ * Builds the logger for a config: user overrides win; debug output (built-in or the user's `debug`) only when `debug`
+ * is true.
  *
  * @example
  * ```ts
@@ -84,18 +159,20 @@ export function createLogger(options: { debug?: boolean; logger?: Partial<Logger
         // A throwing logger must not break the request.
       }
     },
-    warn: (code: WarningCode) => {
+    warn: (code: WarningCode, message?: string) => {
+      const text = message ?? warningMessages[code]
       try {
-        if (user.warn) user.warn(code)
-        else write(`[gatehouse][warn][${code}]`)
+        if (user.warn) user.warn(code, text)
+        else write(`[gatehouse][warn][${code}] ${text}`)
       } catch {
         // ignore
       }
     },
     debug: (message: string, metadata?: unknown) => {
       try {
+        if (!debugOn) return
         if (user.debug) user.debug(message, redact(metadata))
-        else if (debugOn) write(`[gatehouse][debug]: ${message} ${JSON.stringify(redact(metadata), null, 2) ?? ""}`)
+        else write(`[gatehouse][debug]: ${message} ${JSON.stringify(redact(metadata)) ?? ""}`)
       } catch {
         // ignore
       }

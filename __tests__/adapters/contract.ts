@@ -3,8 +3,10 @@ import type { FullAdapter } from "./contract/fixtures"
 import { userCases } from "./contract/users"
 import { accountCases } from "./contract/accounts"
 import { sessionCases } from "./contract/sessions"
+import { sessionManagementCases } from "./contract/session-management"
 import { tokenCases } from "./contract/tokens"
 import { authenticatorCases } from "./contract/authenticators"
+import { passkeyCases } from "./contract/passkeys"
 
 export type { FullAdapter } from "./contract/fixtures"
 
@@ -66,6 +68,8 @@ export function runAdapterContract(
         "createAuthenticator",
         "listAuthenticatorsByUserId",
         "updateAuthenticatorCounter",
+        "deleteAuthenticator",
+        "updateAuthenticator",
       ] as const
       for (const method of methods) expect(typeof ctx.adapter()[method]).toBe("function")
     })
@@ -73,7 +77,9 @@ export function runAdapterContract(
     userCases(ctx)
     accountCases(ctx)
     sessionCases(ctx)
+    sessionManagementCases(ctx)
     tokenCases(ctx)
     authenticatorCases(ctx)
+    passkeyCases(ctx)
   })
 }

@@ -41,6 +41,68 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
     expect((await adapter.getUser("migrate-keep"))?.email).toBe("keep@example.com")
   })
 
+  it("migrate adds the session-management columns to a sessions table created by an earlier version", async () => {
+    const old = `gatehouse_old_${randomSuffix()}`
+    try {
+      await pool.query(`CREATE SCHEMA "${old}"`)
+      await pool.query(`CREATE TABLE "${old}".users (id text PRIMARY KEY, name text, email text,
+        email_verified timestamptz, image text, extra jsonb NOT NULL DEFAULT '{}')`)
+      await pool.query(`CREATE TABLE "${old}".sessions (session_token text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES "${old}".users (id) ON DELETE CASCADE, expires timestamptz NOT NULL)`)
+      const expires = new Date(Date.now() + 3_600_000)
+      await pool.query(`INSERT INTO "${old}".users (id, email) VALUES ('u-old', 'old@example.com')`)
+      await pool.query(`INSERT INTO "${old}".sessions VALUES ('raw-token', 'u-old', $1)`, [expires])
+      await migrate(pool, { schema: old })
+      const adapter = PostgresAdapter(pool, { schema: old })
+      expect((await adapter.getSessionAndUser("raw-token"))?.session).toEqual({
+        sessionToken: "raw-token",
+        userId: "u-old",
+        expires,
+      })
+      const now = new Date()
+      await adapter.updateSession({ sessionToken: "raw-token", lastActiveAt: now })
+      expect(await adapter.listSessionsByUserId("u-old")).toEqual([
+        { sessionToken: "raw-token", userId: "u-old", expires, lastActiveAt: now },
+      ])
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS "${old}" CASCADE`)
+    }
+  })
+
+  it("migrate adds the passkey columns to an authenticators table created by an earlier version", async () => {
+    const old = `gatehouse_old_${randomSuffix()}`
+    try {
+      await pool.query(`CREATE SCHEMA "${old}"`)
+      await pool.query(`CREATE TABLE "${old}".users (id text PRIMARY KEY, name text, email text,
+        email_verified timestamptz, image text, extra jsonb NOT NULL DEFAULT '{}')`)
+      await pool.query(`CREATE TABLE "${old}".authenticators (credential_id text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES "${old}".users (id) ON DELETE CASCADE, provider_account_id text NOT NULL,
+        credential_public_key text NOT NULL, counter bigint NOT NULL, credential_device_type text NOT NULL,
+        credential_backed_up boolean NOT NULL, transports text)`)
+      await pool.query(`INSERT INTO "${old}".users (id, email) VALUES ('u-old', 'old@example.com')`)
+      await pool.query(`INSERT INTO "${old}".authenticators VALUES ('Y3JlZA==', 'u-old', 'Y3JlZA==', 'cGs=', 4,
+        'singleDevice', false, 'usb')`)
+      await migrate(pool, { schema: old })
+      const adapter = PostgresAdapter(pool, { schema: old })
+      expect(await adapter.getAuthenticator("Y3JlZA==")).toEqual({
+        userId: "u-old",
+        providerAccountId: "Y3JlZA==",
+        credentialID: "Y3JlZA==",
+        credentialPublicKey: "cGs=",
+        counter: 4,
+        credentialDeviceType: "singleDevice",
+        credentialBackedUp: false,
+        transports: "usb",
+      })
+      expect((await adapter.updateAuthenticator("Y3JlZA==", { name: "Old key" }))?.name).toBe("Old key")
+      expect((await adapter.updateAuthenticatorCounter("Y3JlZA==", 5, { expected: 4 }))?.lastUsedAt).toBeInstanceOf(
+        Date,
+      )
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS "${old}" CASCADE`)
+    }
+  })
+
   it("migrate creates a missing schema with its tables, foreign keys and indexes", async () => {
     const fresh = `gatehouse_fresh_${randomSuffix()}`
     try {
@@ -52,6 +114,7 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
       expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual([
         "accounts",
         "authenticators",
+        "gatehouse_kv",
         "sessions",
         "users",
         "verification_tokens",

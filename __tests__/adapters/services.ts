@@ -25,20 +25,76 @@ export function reachable(url: string, defaultPort: number): boolean {
   return result.status === 0
 }
 
-type Service = { name: "PostgreSQL" | "Redis"; url: string; defaultPort: number; start: string }
+type Service = {
+  name: "PostgreSQL" | "Redis"
+  url: string
+  defaultPort: number
+  /** How to start it, for the skip line. */
+  start: string
+  /** After the TCP probe: why the service cannot be used as the tests need it, or undefined when it can. */
+  problem?: (url: string) => string | undefined
+}
+
+const pgProbe = `
+const { Client } = require("pg")
+const client = new Client({ connectionString: process.argv[1], connectionTimeoutMillis: 3000 })
+client.connect().then(() => client.query("select 1")).then(
+  () => { client.end(); process.exit(0) },
+  (error) => { process.stdout.write(String(error.code || "") + " " + error.message); process.exit(1) },
+)`
+
+/**
+ * Connects to PostgreSQL as the tests do and names the fix when that fails although the port answers: a missing
+ * database (`create database test`) or a refused login (trust auth for 127.0.0.1, or a password in DATABASE_URL).
+ */
+export function postgresProblem(url: string): string | undefined {
+  const result = spawnSync(process.execPath, ["-e", pgProbe, url], { timeout: 8000, encoding: "utf8" })
+  if (result.status === 0) return undefined
+  const { hostname, port, pathname, username } = new URL(url)
+  const database = decodeURIComponent(pathname.slice(1)) || "postgres"
+  const user = decodeURIComponent(username) || "postgres"
+  const code = result.stdout.split(" ")[0]
+  const psql = `psql -h ${hostname} -p ${port || 5432} -U ${user}`
+  if (code === "3D000") {
+    return `PostgreSQL answers, but database "${database}" does not exist; create it with: ${psql} -d postgres -c 'create database ${database}'`
+  }
+  if (code === "28P01" || code === "28000") {
+    return (
+      `PostgreSQL refused user "${user}" (${result.stdout.slice(code.length + 1)}); allow it with trust auth for ` +
+      `127.0.0.1 in pg_hba.conf ("host all all 127.0.0.1/32 trust", then reload), or put the password in DATABASE_URL`
+    )
+  }
+  return `PostgreSQL answers at ${hostname}:${port || 5432} but cannot be used: ${result.stdout || result.stderr || "timeout"}`
+}
 
 export const POSTGRES: Service = {
   name: "PostgreSQL",
   url: DATABASE_URL,
   defaultPort: 5432,
-  start: "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
+  start:
+    "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start (Debian), brew services start postgresql (macOS)",
+  problem: postgresProblem,
+}
+
+/** How to start a Redis on the host and port of `url`. */
+export function redisStart(url: string): string {
+  const port = new URL(url).port || "6379"
+  return `redis-server --daemonize yes --bind 127.0.0.1 -::1 --port ${port} --save "" --appendonly no`
 }
 
 export const REDIS: Service = {
   name: "Redis",
   url: REDIS_URL,
   defaultPort: 6379,
-  start: 'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no',
+  start: redisStart(REDIS_URL),
+}
+
+/** Why `service` cannot be used by the suites, or undefined when it can. */
+export function serviceProblem(service: Service): string | undefined {
+  if (!reachable(service.url, service.defaultPort)) {
+    return `${service.name} is unreachable at ${new URL(service.url).host}; start it with: ${service.start}`
+  }
+  return service.problem?.(service.url)
 }
 
 /**
@@ -46,11 +102,11 @@ export const REDIS: Service = {
  * `CI=true`, a suite whose single test fails with the reason.
  */
 export function describeWithService(service: Service, title: string, body: () => void): void {
-  if (reachable(service.url, service.defaultPort)) {
+  const reason = serviceProblem(service)
+  if (reason === undefined) {
     describe(title, body)
     return
   }
-  const reason = `${service.name} is unreachable at ${new URL(service.url).host}; start it with: ${service.start}`
   if (process.env.CI === "true") {
     describe(title, () => {
       it(`needs ${service.name}`, () => {

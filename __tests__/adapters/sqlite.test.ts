@@ -31,6 +31,7 @@ describe("SQLiteAdapter", () => {
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       "accounts",
       "authenticators",
+      "gatehouse_kv",
       "sessions",
       "users",
       "verification_tokens",
@@ -40,6 +41,52 @@ describe("SQLiteAdapter", () => {
       { id: "u1", email: "first@example.com", email_key: "first@example.com" },
     ])
     check.close()
+  })
+
+  it("adds the session-management columns to a sessions table created by an earlier version", async () => {
+    const db = new Database(join(dir, "old-sessions.sqlite"))
+    const expires = Date.now() + 3_600_000
+    db.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT, email_key TEXT UNIQUE,
+      email_verified INTEGER, image TEXT, extra TEXT NOT NULL DEFAULT '{}');
+      CREATE TABLE sessions (session_token TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id),
+      expires INTEGER NOT NULL);
+      INSERT INTO users (id, email) VALUES ('u-old', 'old@example.com');
+      INSERT INTO sessions VALUES ('raw-token', 'u-old', ${expires});`)
+    const adapter = SQLiteAdapter(db)
+    const columns = db.prepare("PRAGMA table_info(sessions)").all() as Array<{ name: string }>
+    expect(columns.map((c) => c.name)).toEqual(
+      expect.arrayContaining(["created_at", "last_active_at", "user_agent", "ip"]),
+    )
+    expect((await adapter.getSessionAndUser("raw-token"))?.session).toEqual({
+      sessionToken: "raw-token",
+      userId: "u-old",
+      expires: new Date(expires),
+    })
+    const now = new Date()
+    await adapter.updateSession({ sessionToken: "raw-token", lastActiveAt: now })
+    expect(await adapter.listSessionsByUserId("u-old")).toEqual([
+      { sessionToken: "raw-token", userId: "u-old", expires: new Date(expires), lastActiveAt: now },
+    ])
+    db.close()
+  })
+
+  it("adds the passkey columns to an authenticators table created by an earlier version", async () => {
+    const db = new Database(join(dir, "old-authenticators.sqlite"))
+    db.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT, email_key TEXT UNIQUE,
+      email_verified INTEGER, image TEXT, extra TEXT NOT NULL DEFAULT '{}');
+      CREATE TABLE authenticators (credential_id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id),
+      provider_account_id TEXT NOT NULL, credential_public_key TEXT NOT NULL, counter INTEGER NOT NULL,
+      credential_device_type TEXT NOT NULL, credential_backed_up INTEGER NOT NULL, transports TEXT);
+      INSERT INTO users (id, email) VALUES ('u-old', 'old@example.com');
+      INSERT INTO authenticators VALUES ('Y3JlZA==', 'u-old', 'Y3JlZA==', 'cGs=', 4, 'singleDevice', 0, 'usb');`)
+    const adapter = SQLiteAdapter(db)
+    const columns = db.prepare("PRAGMA table_info(authenticators)").all() as Array<{ name: string }>
+    expect(columns.map((c) => c.name)).toEqual(expect.arrayContaining(["name", "aaguid", "created_at", "last_used_at"]))
+    expect((await adapter.getAuthenticator("Y3JlZA=="))?.counter).toBe(4)
+    expect((await adapter.updateAuthenticator("Y3JlZA==", { name: "Old key" }))?.name).toBe("Old key")
+    SQLiteAdapter(db)
+    expect(db.prepare("PRAGMA table_info(authenticators)").all()).toHaveLength(columns.length)
+    db.close()
   })
 
   it("reopens an existing file without losing data", async () => {
@@ -65,7 +112,9 @@ describe("SQLiteAdapter", () => {
   it("enforces foreign keys on the connection it was given", async () => {
     const db = new Database(join(dir, "fk.sqlite"))
     SQLiteAdapter(db)
-    expect(() => db.prepare("INSERT INTO sessions VALUES ('t', 'no-such-user', 0)").run()).toThrow(/FOREIGN KEY/)
+    expect(() =>
+      db.prepare("INSERT INTO sessions (session_token, user_id, expires) VALUES ('t', 'no-such-user', 0)").run(),
+    ).toThrow(/FOREIGN KEY/)
     db.close()
   })
 

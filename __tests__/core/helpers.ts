@@ -11,17 +11,21 @@ export const SECRET = "test-secret-0123456789abcdef0123456789"
 export interface TestLogger extends LoggerInstance {
   errors: Error[]
   warnings: string[]
+  /** Messages given to `debug`. */
+  debugs: string[]
 }
 
 export function testLogger(): TestLogger {
   const errors: Error[] = []
   const warnings: string[] = []
+  const debugs: string[] = []
   return {
     errors,
     warnings,
+    debugs,
     error: (e) => errors.push(e),
     warn: (code) => warnings.push(code),
-    debug: () => {},
+    debug: (message) => void debugs.push(message),
   }
 }
 

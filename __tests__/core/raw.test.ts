@@ -1,11 +1,16 @@
-import { Auth, raw } from "../../lib/core"
+import { Auth, raw, type ResponseInternal } from "../../lib/core"
 import { CredentialsSignin } from "../../lib/errors"
 import { credentialsConfig, csrf, makeRequest } from "./helpers"
+
+function internal(result: ResponseInternal | Response): ResponseInternal {
+  if (result instanceof Response) throw new Error(`expected the internal result, got a ${result.status} Response`)
+  return result
+}
 
 describe("the raw marker (framework authors)", () => {
   it("returns the internal result: status, headers, body, redirect and the cookies as objects", async () => {
     const config = { ...credentialsConfig(), raw } as const
-    const result = await Auth(makeRequest("/auth/csrf"), config)
+    const result = internal(await Auth(makeRequest("/auth/csrf"), config))
     expect(result.status).toBe(200)
     expect(result.headers).toMatchObject({ "Content-Type": "application/json" })
     expect(result.body).toEqual({ csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/) })
@@ -16,12 +21,14 @@ describe("the raw marker (framework authors)", () => {
   it("a redirect result keeps `redirect` and status 302", async () => {
     const plain = credentialsConfig()
     const { token, cookies } = await csrf(plain)
-    const result = await Auth(
-      makeRequest("/auth/callback/credentials", {
-        cookies,
-        body: { csrfToken: token, username: "ada", password: "pw" },
-      }),
-      { ...plain, raw },
+    const result = internal(
+      await Auth(
+        makeRequest("/auth/callback/credentials", {
+          cookies,
+          body: { csrfToken: token, username: "ada", password: "pw" },
+        }),
+        { ...plain, raw },
+      ),
     )
     expect(result.status).toBe(302)
     expect(result.redirect).toBe("https://app.example")
@@ -45,16 +52,23 @@ describe("the raw marker (framework authors)", () => {
   it("with X-Auth-Return-Redirect the error is not rethrown but answered with {url}", async () => {
     const plain = credentialsConfig()
     const { token, cookies } = await csrf(plain)
-    const response = (await Auth(
+    const response = await Auth(
       makeRequest("/auth/callback/credentials", {
         cookies,
         headers: { "X-Auth-Return-Redirect": "1" },
         body: { csrfToken: token, username: "ada", password: "x" },
       }),
       { ...plain, raw },
-    )) as unknown as Response
+    )
+    if (!(response instanceof Response)) throw new Error("expected a Response")
     expect(await response.json()).toEqual({
       url: "https://app.example/auth/signin?error=CredentialsSignin&code=credentials",
     })
+  })
+
+  it("a request that cannot be parsed answers a Response even with raw (the overload says so)", async () => {
+    const response = await Auth(makeRequest("/auth/not-an-action"), { ...credentialsConfig(), raw })
+    expect(response).toBeInstanceOf(Response)
+    expect((response as Response).status).toBe(400)
   })
 })

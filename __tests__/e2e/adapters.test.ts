@@ -17,6 +17,7 @@ import { PostgresAdapter, migrate } from "../../lib/adapters/postgres"
 import { RedisAdapter } from "../../lib/adapters/redis"
 import { SQLiteAdapter } from "../../lib/adapters/sqlite"
 import type { Adapter } from "../../lib/adapters/types"
+import { hashSessionToken } from "../../lib/core/session/token"
 import type { AuthConfig } from "../../lib/core/types"
 import type { AuthError } from "../../lib/errors"
 import Credentials from "../../lib/providers/credentials"
@@ -26,6 +27,7 @@ import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSu
 import { cookieHeader, cookieJar, versions, type ExpressFactory } from "../express/apps"
 import { driveAuthorization, startOidcProvider, type StartedOidcProvider } from "../fixtures/oauth/oidc-provider"
 import { fakeDateOnly } from "../fixtures/clock"
+import { openLinkOverHttp } from "../fixtures/magic-link"
 
 const SECRET = "adapters-e2e-secret-0123456789abcdef0123456789"
 const SESSION_COOKIE = "authjs.session-token"
@@ -256,8 +258,14 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
       // Opaque: no JWE segments, nothing of the user in it.
       expect(token).toMatch(/^[A-Za-z0-9_-]{32,}$/)
       expect(token).not.toContain(name)
-      const found = await store.adapter.getSessionAndUser(token)
-      expect(found?.session).toEqual({ sessionToken: token, userId: `user-${name}`, expires: expect.any(Date) })
+      const found = await store.adapter.getSessionAndUser(hashSessionToken(token))
+      expect(found?.session).toEqual({
+        sessionToken: hashSessionToken(token),
+        userId: `user-${name}`,
+        expires: expect.any(Date),
+        createdAt: expect.any(Date),
+        lastActiveAt: expect.any(Date),
+      })
       expect(found?.user).toMatchObject({ id: `user-${name}`, email: `${name}@example.test`, name })
       const expires = found!.session.expires.valueOf()
       expect(expires).toBeGreaterThanOrEqual(before + MAX_AGE * 1000 - 1000)
@@ -276,7 +284,7 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
       const app = await startApp(express, store)
       const name = freshName()
       const { jar } = await signIn(app, name)
-      const { session } = (await store.adapter.getSessionAndUser(jar[SESSION_COOKIE]!))!
+      const { session } = (await store.adapter.getSessionAndUser(hashSessionToken(jar[SESSION_COOKIE]!)))!
       const expected = {
         user: { name, email: `${name}@example.test` },
         expires: session.expires.toISOString(),
@@ -310,7 +318,7 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
       const app = await startApp(express, store)
       const { jar } = await signIn(app, freshName())
       const token = jar[SESSION_COOKIE]!
-      const created = (await store.adapter.getSessionAndUser(token))!.session.expires
+      const created = (await store.adapter.getSessionAndUser(hashSessionToken(token)))!.session.expires
 
       // Just short of updateAge: reads through both paths, no write. /auth/session re-sends the cookie (as the
       // reference does) with the unchanged expiry; requireAuth sends none.
@@ -322,7 +330,7 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
       ])
       expect(sessionLines(await me(app, jar))).toEqual([])
       expect(app.calls("updateSession")).toBe(0)
-      expect((await store.adapter.getSessionAndUser(token))!.session.expires).toEqual(created)
+      expect((await store.adapter.getSessionAndUser(hashSessionToken(token)))!.session.expires).toEqual(created)
 
       // Past updateAge: the first read slides the expiry (one write) and requireAuth sends the new cookie.
       const later = start + (UPDATE_AGE + 1) * 1000
@@ -334,7 +342,7 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
         `${SESSION_COOKIE}=${token}; Path=/; Expires=${slid.toUTCString()}; HttpOnly; SameSite=Lax`,
       ])
       expect(app.calls("updateSession")).toBe(1)
-      expect((await store.adapter.getSessionAndUser(token))!.session.expires).toEqual(slid)
+      expect((await store.adapter.getSessionAndUser(hashSessionToken(token)))!.session.expires).toEqual(slid)
 
       // Right after: the new expiry is fresh again, so further reads write nothing.
       jest.setSystemTime(later + 60_000)
@@ -359,7 +367,7 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
       expect(out.headers.location).toBe(`${app.origin}/bye`)
       expect(sessionLines(out)).toEqual([CLEARED])
       expect(app.calls("deleteSession")).toBe(1)
-      expect(await store.adapter.getSessionAndUser(token)).toBeNull()
+      expect(await store.adapter.getSessionAndUser(hashSessionToken(token))).toBeNull()
       expect(await store.sessionRows(`user-${name}`)).toBe(0)
 
       // A client that kept the old cookie anyway.
@@ -380,8 +388,8 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
       const newToken = second.jar[SESSION_COOKIE]!
       expect(newToken).toBeTruthy()
       expect(newToken).not.toBe(oldToken)
-      expect(await store.adapter.getSessionAndUser(oldToken)).toBeNull()
-      expect((await store.adapter.getSessionAndUser(newToken))?.session.userId).toBe(`user-${name}`)
+      expect(await store.adapter.getSessionAndUser(hashSessionToken(oldToken))).toBeNull()
+      expect((await store.adapter.getSessionAndUser(hashSessionToken(newToken)))?.session.userId).toBe(`user-${name}`)
       expect(await store.sessionRows(`user-${name}`)).toBe(1)
 
       expect((await me(app, { [SESSION_COOKIE]: oldToken })).status).toBe(401)
@@ -392,7 +400,7 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
     })
   })
 
-  it("20 concurrent GETs of one magic link: exactly one signs in, one session row", async () => {
+  it("20 concurrent uses (confirmation page, then POST) of one magic link: exactly one signs in, one session row", async () => {
     const app = await startApp(express5, store)
     const email = `${freshName()}@example.test`
     const csrf = await request(app.server).get("/auth/csrf")
@@ -408,7 +416,7 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
     const link = app.links[0]!
     expect(new URL(link).origin).toBe(app.origin)
 
-    const responses = await Promise.all(Array.from({ length: 20 }, () => fetch(link, { redirect: "manual" })))
+    const responses = await Promise.all(Array.from({ length: 20 }, () => openLinkOverHttp(link)))
     const winners = responses.filter((r) => r.headers.get("location") === `${app.origin}/dashboard`)
     const losers = responses.filter((r) => r !== winners[0])
     expect(winners).toHaveLength(1)
@@ -419,7 +427,7 @@ function databaseSessionSuite(open: () => Promise<Store>): void {
     }
     const cookie = winners[0]!.headers.getSetCookie().find((l) => l.startsWith(`${SESSION_COOKIE}=`))!
     const token = cookie.slice(SESSION_COOKIE.length + 1, cookie.indexOf(";"))
-    const found = await store.adapter.getSessionAndUser(token)
+    const found = await store.adapter.getSessionAndUser(hashSessionToken(token))
     expect(found?.user).toMatchObject({ email, emailVerified: expect.any(Date) })
     expect(await store.sessionRows(found!.user.id)).toBe(1)
     expect(app.calls("useVerificationToken")).toBe(20)
@@ -535,7 +543,9 @@ describeWithService(POSTGRES, "OAuth sign-in with account linking on PostgreSQL 
         id_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
       },
     ])
-    const sessions = await rows("SELECT user_id FROM $schema.sessions WHERE session_token = $1", [jar[SESSION_COOKIE]])
+    const sessions = await rows("SELECT user_id FROM $schema.sessions WHERE session_token = $1", [
+      hashSessionToken(jar[SESSION_COOKIE]!),
+    ])
     expect(sessions).toEqual([{ user_id: users[0].id }])
     const session = await me(app, jar)
     expect(session.status).toBe(200)
@@ -557,7 +567,7 @@ describeWithService(POSTGRES, "OAuth sign-in with account linking on PostgreSQL 
 
     const again = await oauthSignIn("op", login)
     expect(again.callback.headers.location).toBe(`${app.origin}/dashboard`)
-    expect((await store.adapter.getSessionAndUser(again.jar[SESSION_COOKIE]!))?.user.id).toBe(userId)
+    expect((await store.adapter.getSessionAndUser(hashSessionToken(again.jar[SESSION_COOKIE]!)))?.user.id).toBe(userId)
     expect(await totals()).toEqual(before)
 
     const linked = await oauthSignIn("op2", `${login}-work`, again.jar)
@@ -576,8 +586,8 @@ describeWithService(POSTGRES, "OAuth sign-in with account linking on PostgreSQL 
     )
     // Linking re-authenticated: a new session token for the same user, the previous one is gone.
     expect(linked.jar[SESSION_COOKIE]).not.toBe(again.jar[SESSION_COOKIE])
-    expect(await store.adapter.getSessionAndUser(again.jar[SESSION_COOKIE]!)).toBeNull()
-    expect((await store.adapter.getSessionAndUser(linked.jar[SESSION_COOKIE]!))?.user.id).toBe(userId)
+    expect(await store.adapter.getSessionAndUser(hashSessionToken(again.jar[SESSION_COOKIE]!))).toBeNull()
+    expect((await store.adapter.getSessionAndUser(hashSessionToken(linked.jar[SESSION_COOKIE]!)))?.user.id).toBe(userId)
     expect(app.errors).toEqual([])
   })
 })

@@ -36,6 +36,9 @@ function contrastRatio(a: string, b: string): number {
 
 const SESSION_COOKIE = "authjs.session-token"
 const BUILT_IN_CSP = pageHeaders["Content-Security-Policy"]
+/** The built-in CSP, or (sign-in page with a passkey form) the same plus one script nonce and same-origin fetch. */
+const builtInCsp = (csp: string | undefined): string | undefined =>
+  csp?.replace(/; script-src 'nonce-[A-Za-z0-9+/=]+'; connect-src 'self'$/, "")
 
 describeWithBrowser("e2e: the demo app in a real browser", () => {
   let server: Server
@@ -112,15 +115,18 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     expect(await page.title()).toBe(title)
     const document = watch.documents.at(-1)
     expect(document?.url).toBe(page.url())
-    expect(document?.csp).toBe(BUILT_IN_CSP)
+    expect(builtInCsp(document?.csp)).toBe(BUILT_IN_CSP)
     expect(watch.cspViolations).toEqual([])
   }
 
   /** Every built-in (`/auth/…`) document of this test had the CSP; no violation, dialog or script error anywhere. */
   function expectCleanRun() {
-    const builtIn = watch.documents.filter((d) => new URL(d.url).pathname.startsWith("/auth/"))
+    // Built-in pages are HTML; a JSON answer (400 for an invalid callbackUrl) is no page.
+    const builtIn = watch.documents.filter(
+      (d) => new URL(d.url).pathname.startsWith("/auth/") && d.contentType?.startsWith("text/html"),
+    )
     expect(builtIn.length).toBeGreaterThan(0)
-    for (const d of builtIn) expect({ url: d.url, csp: d.csp }).toEqual({ url: d.url, csp: BUILT_IN_CSP })
+    for (const d of builtIn) expect({ url: d.url, csp: builtInCsp(d.csp) }).toEqual({ url: d.url, csp: BUILT_IN_CSP })
     expect(watch.cspViolations).toEqual([])
     expect(watch.dialogs).toEqual([])
     expect(watch.pageErrors).toEqual([])
@@ -160,7 +166,7 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
           bg: getComputedStyle(b).backgroundColor,
         })),
       )
-      expect(buttons).toHaveLength(3)
+      expect(buttons).toHaveLength(4)
       const unreadable = buttons
         .map(({ label, color, bg }) => ({ colorScheme, label, color, bg, ratio: contrastRatio(color, bg) }))
         .filter(({ ratio }) => ratio < 4.5)
@@ -253,7 +259,7 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
   it("email: the verify-request page, the link in /dev/mailbox signs in, and works only once", async () => {
     await page.goto(url("/auth/signin"))
     await expectBuiltInPage("Sign In")
-    await page.getByLabel("Email").fill("Browser.User@Example.test")
+    await page.locator("#input-email-for-email-provider").fill("Browser.User@Example.test")
     await navigate(
       () => page.getByRole("button", { name: "Sign in with Email" }).click(),
       url("/auth/verify-request?provider=email&type=email"),
@@ -267,13 +273,28 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     const href = await link.getAttribute("href")
     expect(href).toBe(mailbox.messages()[0]?.url)
     expect(href?.startsWith(url("/auth/callback/email?"))).toBe(true)
-    await navigate(() => link.click(), url("/"))
-    expect(await bodyText()).toContain("(browser.user@example.test).")
-    expect(await bodyText()).toContain("Signed in as")
+    // ML-5: opening the link only shows the confirmation page (a mail scanner's GET signs nobody in) ...
+    await navigate(
+      () => link.click(),
+      (u) => u.pathname === "/auth/callback/email",
+    )
+    await expectBuiltInPage("Confirm sign in")
+    expect(await bodyText()).toContain("Continue as browser.user@example.test?")
+    expect(await sessionCookie()).toBeUndefined()
+    // ... and its one button signs in.
+    await navigate(() => page.getByRole("button", { name: "Sign in" }).click(), url("/"))
+    // An email-only user (no name) is greeted by the address.
+    expect(await bodyText()).toContain("Signed in as browser.user@example.test.")
     expect((await sessionCookie())?.value).toMatch(/^[0-9a-f]{64}$/)
 
-    // The same link again: the built-in error page, 403 "Verification".
-    await navigate(() => page.goto(href as string), url("/auth/error?error=Verification"))
+    // The same link again: the confirmation page, then the built-in error page, 403 "Verification".
+    await page.context().clearCookies()
+    await navigate(
+      () => page.goto(href as string),
+      (u) => u.pathname === "/auth/callback/email",
+    )
+    await expectBuiltInPage("Confirm sign in")
+    await navigate(() => page.getByRole("button", { name: "Sign in" }).click(), url("/auth/error?error=Verification"))
     await expectBuiltInPage("Error")
     expect(watch.documents.at(-1)?.status).toBe(403)
     expect(await page.getByRole("heading").innerText()).toBe("Unable to sign in")
@@ -287,16 +308,18 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     await page.goto(url(`/auth/signin?error=${encodeURIComponent(scriptError)}`))
     await expectBuiltInPage("Sign In")
     await expect(page.getByRole("alert").innerText()).resolves.toBe("Unable to sign in.")
-    expect(await page.locator("script").count()).toBe(0)
+    // The one script is the passkey client, under the response's nonce; nothing injected.
+    expect(await page.locator("script:not([nonce])").count()).toBe(0)
+    expect(await page.locator("script").count()).toBe(1)
     expect(await marker()).toBeUndefined()
 
-    // A callbackUrl that tries to break out of the hidden input's attribute is refused before any page renders.
+    // A callbackUrl that tries to break out of the hidden input's attribute is refused before any page renders:
+    // 400 JSON (RD-12), no HTML at all.
     const breakout = '"><script>window.__xss=2;alert("callbackUrl")</script>'
     for (const callbackUrl of [breakout, "javascript:window.__xss=3;alert(3)"]) {
-      await page.goto(url(`/auth/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`))
-      await expectBuiltInPage("Error")
-      expect(watch.documents.at(-1)?.status).toBe(500)
-      expect(await page.getByRole("heading").innerText()).toBe("Server error")
+      const answer = await page.goto(url(`/auth/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`))
+      expect(answer?.status()).toBe(400)
+      expect(answer?.headers()["content-type"]).toMatch(/^application\/json/)
       expect(await page.locator("script").count()).toBe(0)
       expect(await marker()).toBeUndefined()
     }
@@ -304,7 +327,7 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     const imgEmail = '"><img src=x onerror="window.__xss=4;alert(4)">'
     await page.goto(url(`/auth/signin?email=${encodeURIComponent(imgEmail)}`))
     await expectBuiltInPage("Sign In")
-    expect(await page.getByLabel("Email").inputValue()).toBe(imgEmail)
+    expect(await page.locator("#input-email-for-email-provider").inputValue()).toBe(imgEmail)
     expect(await page.locator("img").count()).toBe(0)
     expect(await marker()).toBeUndefined()
 
@@ -326,6 +349,47 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
 
     expect(watch.dialogs).toEqual([])
     expectCleanRun()
+  })
+
+  it("passkeys: signed in, adds a passkey on the home page, signs out, signs back in through conditional UI", async () => {
+    // WebAuthn needs a domain as relying party id: the same server, reached as localhost (a secure context too).
+    const local = (pathAndQuery: string) => `http://localhost:${new URL(origin).port}${pathAndQuery}`
+    const cdp = await browser.context.newCDPSession(page)
+    await cdp.send("WebAuthn.enable", { enableUI: false })
+    const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: {
+        protocol: "ctap2",
+        ctap2Version: "ctap2_1",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    })
+    try {
+      await page.goto(local("/auth/signin"))
+      await navigate(() => signInWithCredentials(demoLogin.username, demoLogin.password), local("/"))
+      await page.getByRole("button", { name: "Add a passkey" }).click()
+      await page.waitForFunction(() => document.getElementById("passkey-status")?.textContent !== "")
+      expect(await page.locator("#passkey-status").innerText()).toBe(
+        "Passkey added: sign out and sign back in with it.",
+      )
+      const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId })
+      expect(credentials).toHaveLength(1)
+
+      await navigate(() => page.getByRole("button", { name: "Sign out" }).click(), local("/"))
+      expect(await bodyText()).toContain("You are not signed in.")
+
+      // The sign-in page starts conditional UI on load; the virtual authenticator offers the one passkey.
+      await page.goto(local(`/auth/signin?callbackUrl=${encodeURIComponent(local("/"))}`), { waitUntil: "commit" })
+      await page.waitForURL(local("/"))
+      expect(await bodyText()).toContain("Signed in as Demo User (demo@example.test).")
+      expect(watch.cspViolations).toEqual([])
+      expect(watch.pageErrors).toEqual([])
+    } finally {
+      await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId })
+    }
   })
 
   it("the page watch itself: it sees a blocked inline script, a form-action redirect and a dialog", async () => {

@@ -52,7 +52,7 @@ describe("the address corpus (security-checklist 3.7) over SMTP", () => {
       expect(createdTokens.map((t) => t.identifier)).toEqual([expected])
       const link = new URL(signInLinkOf(message))
       expect(link.searchParams.get("email")).toBe(expected)
-      expect(locationOf(await browser.fetch(link.href))).toBe(ORIGIN)
+      expect(locationOf(await browser.openLink(link.href))).toBe(ORIGIN)
       expect((await browser.session())?.user?.email).toBe(expected)
     },
   )
@@ -87,7 +87,7 @@ describe("SMTP failures: a clear error and no usable token", () => {
     expect(await adapter.useVerificationToken({ identifier, token: hashed })).toBeNull()
     const link = `${ORIGIN}/auth/callback/nodemailer?${new URLSearchParams({ token, email: identifier })}`
     const attacker = new Browser(config)
-    expect(locationOf(await attacker.fetch(link))).toBe(`${ORIGIN}/auth/error?error=Verification`)
+    expect(locationOf(await attacker.openLink(link))).toBe(`${ORIGIN}/auth/error?error=Verification`)
     expect(attacker.cookies[SESSION_COOKIE]).toBeUndefined()
     const logged = config.logger.errors.find((e) => e instanceof EmailSignInError)
     expect(logged?.message).toBe("Sending the sign-in email failed")
@@ -124,6 +124,6 @@ describe("SMTP failures: a clear error and no usable token", () => {
     smtp.mode = "accept"
     expect(locationOf(await env.browser.requestLink("ada@example.test"))).toBe(VERIFY_REQUEST)
     const link = signInLinkOf(await smtp.nextMessage())
-    expect(locationOf(await env.browser.fetch(link))).toBe(ORIGIN)
+    expect(locationOf(await env.browser.openLink(link))).toBe(ORIGIN)
   })
 })

@@ -7,6 +7,7 @@ import Nodemailer from "../../lib/providers/nodemailer"
 import { cookieHeader, cookieJar, versions, type ExpressFactory } from "../express/apps"
 import { signInLinkOf, startSmtpServer, type SmtpFixture } from "../fixtures/smtp"
 import { emailConfig, FROM } from "../core/email/harness"
+import { confirmFormOf } from "../fixtures/magic-link"
 
 let smtp: SmtpFixture
 beforeAll(async () => {
@@ -31,6 +32,24 @@ async function buildApp(express: ExpressFactory, config: AuthConfig): Promise<Se
   servers.push(server)
   await new Promise((resolve) => server.once("listening", resolve))
   return server
+}
+
+/**
+ * Opens a link as a browser: GET shows the confirmation page (ML-5), then its form is posted with the page's cookies.
+ * Returns the POST's response and the jar after it.
+ */
+async function openLink(app: Server, link: URL, jar: Record<string, string>, headers: Record<string, string> = {}) {
+  const page = await request(app).get(`${link.pathname}${link.search}`).set(headers).set("Cookie", cookieHeader(jar))
+  expect(page.status).toBe(200)
+  const { action, fields } = confirmFormOf(page.text)
+  const withPage = cookieJar(jar, page.headers["set-cookie"])
+  const response = await request(app)
+    .post(new URL(action).pathname)
+    .set(headers)
+    .set("Cookie", cookieHeader(withPage))
+    .type("form")
+    .send(fields)
+  return { response, jar: cookieJar(withPage, response.headers["set-cookie"]) }
 }
 
 /** GET /auth/csrf then POST /auth/signin/nodemailer with `headers` on both; returns the jar and the response. */
@@ -61,17 +80,16 @@ describe.each(versions)("%s", (_name, express) => {
     const link = new URL(signInLinkOf(message))
     expect(link.origin).toBe(origin)
 
-    const callback = await request(app).get(`${link.pathname}${link.search}`).set("Cookie", cookieHeader(jar))
+    const { response: callback, jar: signedIn } = await openLink(app, link, jar)
     expect(callback.status).toBe(302)
     expect(callback.headers.location).toBe(`${origin}/dashboard`)
-    const signedIn = cookieJar(jar, callback.headers["set-cookie"])
     expect(signedIn["authjs.session-token"]).toBeTruthy()
 
     const me = await request(app).get("/me").set("Cookie", cookieHeader(signedIn))
     expect(me.body.user).toMatchObject({ email: "ada@example.test" })
     expect((await adapter.getUserByEmail("ada@example.test"))?.emailVerified).toBeInstanceOf(Date)
 
-    const replay = await request(app).get(`${link.pathname}${link.search}`)
+    const { response: replay } = await openLink(app, link, {})
     expect(replay.headers.location).toBe(`${origin}/auth/error?error=Verification`)
   })
 
@@ -114,12 +132,8 @@ describe.each(versions)("%s", (_name, express) => {
       expect(link.searchParams.get("callbackUrl")).toBe("https://app.example/dashboard")
       expect(message.text + message.html).not.toMatch(/evil2?\.example/)
 
-      const callback = await request(app)
-        .get(`${link.pathname}${link.search}`)
-        .set("Host", "evil.example")
-        .set("Cookie", cookieHeader(jar))
+      const { response: callback, jar: signedIn } = await openLink(app, link, jar, { Host: "evil.example" })
       expect(callback.headers.location).toBe("https://app.example/dashboard")
-      const signedIn = cookieJar(jar, callback.headers["set-cookie"])
       expect(signedIn["__Secure-authjs.session-token"]).toBeTruthy()
       const me = await request(app).get("/me").set("Cookie", cookieHeader(signedIn))
       expect(me.body.user).toMatchObject({ email: "ada@example.test" })

@@ -5,6 +5,7 @@ import type { AdapterUser } from "../../lib/adapters/types"
 import { Auth } from "../../lib/core"
 import type { AuthConfig } from "../../lib/core/types"
 import type { AuthError } from "../../lib/errors"
+import { hashSessionToken } from "../../lib/core/session/token"
 import { decode } from "../../lib/jwt"
 import { stableUserId } from "../../lib/oauth"
 import type { OAuthConfig } from "../../lib/providers/types"
@@ -155,7 +156,7 @@ describe.each(["jwt", "database"] as const)("account linking with MemoryAdapter,
   ): Promise<string | undefined> {
     const cookie = browser.cookies.get(SESSION_COOKIE)
     if (!cookie) return undefined
-    if (strategy === "database") return (await adapter.getSessionAndUser(cookie))?.user.id
+    if (strategy === "database") return (await adapter.getSessionAndUser(hashSessionToken(cookie)))?.user.id
     return (await decode({ token: cookie, secret: SECRET, salt: SESSION_COOKIE }))?.sub ?? undefined
   }
 

@@ -140,6 +140,24 @@ test("a tampered state cookie fails with no session", async () => {
   expect(browser.cookies.has("authjs.session-token")).toBe(false)
 })
 
+test("a failed callback still deletes its check cookies (single use whatever the outcome)", async () => {
+  const browser = new AppBrowser()
+  const authorizationUrl = await browser.startSignIn("op")
+  const delivery = await driveAuthorization(authorizationUrl, `${APP}/auth/callback/`)
+  browser.cookies.set("authjs.state", `${browser.cookies.get("authjs.state")?.slice(0, -4)}AAAA`)
+  const response = await browser.request(`${delivery.url.pathname}?${delivery.params}`)
+  expect(response.headers.get("location")).toBe(`${APP}/auth/error?error=Configuration`)
+  const deleted = response.headers
+    .getSetCookie()
+    .filter((line) => /Max-Age=0/i.test(line))
+    .map((line) => line.split("=")[0])
+  expect(deleted.sort()).toEqual(["authjs.nonce", "authjs.pkce.code_verifier", "authjs.state"])
+  expect(response.headers.getSetCookie().filter((line) => !/Max-Age=0/i.test(line))).toEqual([])
+  for (const name of ["authjs.state", "authjs.nonce", "authjs.pkce.code_verifier"]) {
+    expect(browser.cookies.has(name)).toBe(false)
+  }
+})
+
 test("a missing PKCE cookie fails with no session", async () => {
   const browser = new AppBrowser()
   const authorizationUrl = await browser.startSignIn("op")

@@ -20,6 +20,9 @@ const options: ts.CompilerOptions = {
   skipLibCheck: false,
   lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
   types: ["node"],
+  // `gatehouse-auth` is this repository, as an app that installed it sees it.
+  baseUrl: root,
+  paths: { "gatehouse-auth": ["lib/index.ts"] },
 }
 
 interface Diagnostic {
@@ -125,6 +128,41 @@ export function handler(req: Request): string[] {
       { line: 7, code: 18049 }, // 'req.auth' is possibly 'null' or 'undefined'.
       { line: 8, code: 18048 }, // 'req.user' is possibly 'undefined'.
     ])
+  })
+
+  it('types req.auth, req.user and res.locals.session together from declare module "gatehouse-auth"', () => {
+    const app = `
+import type { Request, Response } from "express"
+import { Gatehouse } from "gatehouse-auth"
+
+declare module "gatehouse-auth" {
+  interface Session {
+    role: "admin" | "member"
+  }
+  interface User {
+    plan: "free" | "pro"
+  }
+}
+
+const { auth } = Gatehouse({ providers: [] })
+
+export async function handler(req: Request, res: Response): Promise<string> {
+  const session = await auth(req, res)
+  const fromCall: "admin" | "member" | undefined = session?.role
+  const fromLocals: "admin" | "member" | undefined = res.locals.session?.role
+  if (!req.isAuthenticated()) return String(fromCall)
+  const role: "admin" | "member" = req.auth.role
+  const plan: "free" | "pro" = req.user.plan
+  const nested: "free" | "pro" | undefined = req.auth.user?.plan
+  const wrong: number = req.user.plan
+  return [fromLocals, role, plan, nested, wrong].join()
+}
+`
+    // lib/ is compiled from source here, so the app's required fields also reach lib/'s own bodies; an installed
+    // package ships declarations only. The app's file is what this test is about.
+    const diagnostics = compile({ "app.ts": app }).filter(({ file }) => file.endsWith("app.ts"))
+    // Only the deliberate mistake is reported: the augmented fields have their declared types everywhere.
+    expect(diagnostics.map(({ line, code }) => ({ line, code }))).toEqual([{ line: 24, code: 2322 }])
   })
 
   it("gives no req.auth without the augmentation, so the checks above are not vacuous", () => {

@@ -1,4 +1,4 @@
-// Loads the reference-produced session JWT vectors from the shared spec folder.
+// Loads the session JWT vectors produced by Auth.js (kept in __tests__/fixtures/vectors, so a plain clone tests them).
 import { readFileSync } from "node:fs"
 import path from "node:path"
 
@@ -14,7 +14,7 @@ export interface JwtVector {
 }
 
 export const vectors: JwtVector[] = (
-  JSON.parse(readFileSync(path.resolve(__dirname, "../../../shared/spec/vectors/jwt.json"), "utf8")) as {
+  JSON.parse(readFileSync(path.resolve(__dirname, "../fixtures/vectors/jwt.json"), "utf8")) as {
     vectors: JwtVector[]
   }
 ).vectors

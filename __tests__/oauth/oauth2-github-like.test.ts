@@ -4,8 +4,10 @@ import { InvalidCheck } from "../../lib/errors"
 import { finishOAuthSignIn, normalizeOAuthProvider, startOAuthSignIn, stableUserId } from "../../lib/oauth"
 import type { OAuthSignInResult, ResolvedOAuthProvider } from "../../lib/oauth"
 import { GitHub } from "../../lib/providers/github"
-import { customFetch, type OAuthConfig } from "../../lib/providers/types"
-import { Browser, followAuthorization } from "../fixtures/oauth/flow"
+import type { OAuthConfig } from "../../lib/providers/types"
+import { customFetch } from "../../lib/symbols"
+import { createState } from "../../lib/oauth/checks"
+import { Browser, SECRET, followAuthorization } from "../fixtures/oauth/flow"
 import { startGithubLike, type ClientAuthMethod, type GithubLike } from "../fixtures/oauth/github-like"
 
 const servers: GithubLike[] = []
@@ -17,7 +19,11 @@ async function server(options: Parameters<typeof startGithubLike>[0] = {}): Prom
   return gh
 }
 
-function plainProvider(gh: GithubLike, overrides: Partial<OAuthConfig> = {}): ResolvedOAuthProvider {
+function plainProvider(
+  gh: GithubLike,
+  overrides: Partial<OAuthConfig> = {},
+  env: Parameters<typeof normalizeOAuthProvider>[1] = {},
+): ResolvedOAuthProvider {
   return normalizeOAuthProvider(
     {
       id: "gh",
@@ -33,7 +39,7 @@ function plainProvider(gh: GithubLike, overrides: Partial<OAuthConfig> = {}): Re
       profile: (p) => ({ id: String(p.id), name: (p.name as string | null) ?? (p.login as string), email: p.email }),
       ...overrides,
     },
-    {},
+    env,
   )
 }
 
@@ -199,7 +205,7 @@ describe("redirect proxy", () => {
 
   test("the proxy forwards the callback to the deployment that started the flow, which completes it", async () => {
     const gh = await server()
-    const p = plainProvider(gh, { redirectProxyUrl: `${PROXY}/auth` })
+    const p = plainProvider(gh, { redirectProxyUrl: `${PROXY}/auth` }, { redirectProxyAllowedOrigins: [PREVIEW] })
     expect(p.checks).toEqual(["pkce", "state"])
     const browser = new Browser()
     const url = new URL(await startOAuthSignIn(browser.context(p, { origin: PREVIEW })))
@@ -217,9 +223,17 @@ describe("redirect proxy", () => {
     expect(gh.tokenRequests[0].body.get("redirect_uri")).toBe(`${PROXY}/auth/callback/gh`)
   })
 
+  test("the proxy Location is `<origin>?<params>` as the state carries it: no `/` added to a bare origin", async () => {
+    const gh = await server()
+    const p = plainProvider(gh, { redirectProxyUrl: `${PROXY}/auth` }, { redirectProxyAllowedOrigins: [PREVIEW] })
+    const params = new URLSearchParams({ code: "code-1", state: await createState(SECRET, PREVIEW) })
+    const hop = await finishOAuthSignIn(new Browser().context(p, { origin: PROXY }), params)
+    expect(hop).toEqual({ kind: "proxy", redirect: `${PREVIEW}?${params}` })
+  })
+
   test("on the proxy, a state sealed with another secret → InvalidCheck('State could not be decoded')", async () => {
     const gh = await server()
-    const p = plainProvider(gh, { redirectProxyUrl: `${PROXY}/auth` })
+    const p = plainProvider(gh, { redirectProxyUrl: `${PROXY}/auth` }, { redirectProxyAllowedOrigins: [PREVIEW] })
     const url = new URL(await startOAuthSignIn(new Browser().context(p, { origin: PREVIEW, secret: ["other-secret"] })))
     const params = await followAuthorization(url.href)
     const err = await finishOAuthSignIn(new Browser().context(p, { origin: PROXY }), params).catch((e: unknown) => e)

@@ -1,4 +1,4 @@
-// Builds and packs gatehouse, installs the tarball into a CommonJS and an ES module app, and runs their own checks.
+// Builds and packs gatehouse-auth, installs the tarball into a CommonJS and an ES module app, and runs their own checks.
 import { execFileSync, spawnSync } from "node:child_process"
 import { builtinModules } from "node:module"
 import fs from "node:fs"
@@ -11,7 +11,7 @@ const nodeModules = path.join(root, "node_modules")
 
 // Drivers and frameworks an app installs itself; Gatehouse imports them but never ships them.
 const optionalPeers = ["express", "pg", "ioredis", "better-sqlite3", "nodemailer", "@simplewebauthn/server"]
-// Type packages the consumers' `tsc` needs to read gatehouse's declarations.
+// Type packages the consumers' `tsc` needs to read gatehouse-auth's declarations.
 const consumerTypes = ["@types/node", "@types/express"]
 const esmOnly = ["jose", "oauth4webapi"]
 
@@ -40,12 +40,14 @@ interface Run {
 
 /**
  * The entries the package must provide, named after their dist/ file, from the `exports` map and the sources that
- * exist now: `index` (lib/index.ts), `core`, `jwt`, `errors`, `providers/<id>` and `adapters/<name>`.
+ * exist now: `index` (lib/index.ts), `core`, `web`, `jwt`, `errors`, `providers/<id>`, `adapters/<name>` and
+ * `store/<name>`.
  */
 function expectedEntries(pkg: PackageJson): string[] {
   const fixed: Record<string, [string, string]> = {
     ".": ["index", "lib/index.ts"],
     "./core": ["core", "lib/core/index.ts"],
+    "./web": ["web", "lib/web/index.ts"],
     "./jwt": ["jwt", "lib/jwt/index.ts"],
     "./errors": ["errors", "lib/errors.ts"],
   }
@@ -54,7 +56,7 @@ function expectedEntries(pkg: PackageJson): string[] {
     expect(pkg.exports[key]).toBeDefined()
     if (fs.existsSync(path.join(root, source))) entries.push(entry)
   }
-  for (const dir of ["providers", "adapters"]) {
+  for (const dir of ["providers", "adapters", "store"]) {
     expect(pkg.exports[`./${dir}/*`]).toBeDefined()
     for (const file of fs.readdirSync(path.join(root, "lib", dir)).sort()) {
       if (file.endsWith(".ts") && !file.endsWith(".d.ts") && file !== "types.ts")
@@ -124,8 +126,8 @@ function link(app: string, name: string): void {
 }
 
 /**
- * Copies a fixture app to the work folder and installs the packed gatehouse in it the way npm would, offline:
- * the tarball's contents are copied to node_modules/gatehouse (a real folder, so Node resolves gatehouse's own imports
+ * Copies a fixture app to the work folder and installs the packed gatehouse-auth in it the way npm would, offline:
+ * the tarball's contents are copied to node_modules/gatehouse-auth (a real folder, so Node resolves gatehouse's own imports
  * from the app's node_modules), and only the packages the tarball declares (dependencies, peers) plus the optional
  * drivers are linked from the repository. A runtime import the package does not declare fails to resolve.
  */
@@ -135,7 +137,7 @@ function installFixture(name: string, work: string, unpacked: string, packed: Pa
     recursive: true,
     filter: (source) => !source.includes(`${path.sep}node_modules`),
   })
-  fs.cpSync(unpacked, path.join(app, "node_modules/gatehouse"), { recursive: true })
+  fs.cpSync(unpacked, path.join(app, "node_modules/gatehouse-auth"), { recursive: true })
   const declared = [...Object.keys(packed.dependencies ?? {}), ...Object.keys(packed.peerDependencies ?? {})]
   for (const dependency of new Set([...declared, ...optionalPeers, ...consumerTypes])) link(app, dependency)
   return app
@@ -212,6 +214,22 @@ describe("the packed package", () => {
     expect(unexpected.filter((file) => file !== "lib/adapters/postgres/schema.sql")).toEqual([])
   })
 
+  it("ships LICENSE and CHANGELOG.md, and a working `gatehouse-auth secret` command", () => {
+    expect(tarballFiles).toEqual(expect.arrayContaining(["LICENSE", "CHANGELOG.md", "README.md", "dist/cli.js"]))
+    const bin = path.join(unpacked, (packed as PackageJson & { bin: Record<string, string> }).bin["gatehouse-auth"]!)
+    fs.chmodSync(bin, 0o755) // as npm does when it installs a bin
+    const cwd = fs.mkdtempSync(path.join(work, "bin-"))
+    // Run through its own first line (`#!/usr/bin/env -S node --`), as npx does.
+    const created = run(bin, ["secret", "--env-file", ".env"], cwd, { NODE_OPTIONS: "" })
+    expect({ status: created.status, stdout: created.stdout }).toEqual({
+      status: 0,
+      stdout: "Added AUTH_SECRET to .env.\n",
+    })
+    expect(fs.readFileSync(path.join(cwd, ".env"), "utf8")).toMatch(/^AUTH_SECRET="[^"]{44}"\n$/)
+    const printed = run(bin, ["secret"], cwd, { NODE_OPTIONS: "" })
+    expect(Buffer.from(printed.stdout.trim(), "base64")).toHaveLength(32)
+  })
+
   it("defines the error classes once per format, so instanceof holds across entries", () => {
     const definesAuthError = /\bclass AuthError\b|\bAuthError = class\b/
     for (const extension of [".js", ".mjs"]) {
@@ -266,10 +284,10 @@ describe("the packed package", () => {
       stderr: report.success ? "" : result.stderr,
     }).toEqual({ status: 0, failed: 0, stderr: "" })
     for (const entry of entries.filter((e) => !["errors", "jwt"].includes(e))) {
-      expect(titles).toContain(`passed ${entry === "index" ? "gatehouse" : `gatehouse/${entry}`}`)
+      expect(titles).toContain(`passed ${entry === "index" ? "gatehouse-auth" : `gatehouse-auth/${entry}`}`)
     }
     expect(titles).toContain(
-      "passed an error thrown by gatehouse/jwt is an instance of the classes of gatehouse/errors",
+      "passed an error thrown by gatehouse-auth/jwt is an instance of the classes of gatehouse-auth/errors",
     )
   }, 120_000)
 
@@ -286,9 +304,72 @@ describe("the packed package", () => {
       stderr: "",
     })
     for (const entry of entries) {
-      expect(result.stdout).toContain(`ok ${entry === "index" ? "gatehouse" : `gatehouse/${entry}`}\n`)
+      expect(result.stdout).toContain(`ok ${entry === "index" ? "gatehouse-auth" : `gatehouse-auth/${entry}`}\n`)
     }
   }, 120_000)
+
+  it("type-checks every TypeScript block of README.md and docs/migrating-from-authjs.md in a `tsc --init` project", () => {
+    // A new app as the README's Install section describes it: `npm init -y`, `"type": "module"`, the default
+    // tsconfig.json of the pinned TypeScript (strict, exactOptionalPropertyTypes, verbatimModuleSyntax, ...) with
+    // Node's types added, and the tarball installed.
+    const app = path.join(work, "readme-consumer")
+    fs.mkdirSync(app)
+    runOrThrow("npm", ["init", "-y"], app)
+    const manifest = JSON.parse(fs.readFileSync(path.join(app, "package.json"), "utf8")) as Record<string, unknown>
+    fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ ...manifest, type: "module" }, null, 2))
+    const tsc = path.join(nodeModules, "typescript/bin/tsc")
+    runOrThrow(process.execPath, [tsc, "--init"], app)
+    const tsconfigPath = path.join(app, "tsconfig.json")
+    const tsconfig = fs.readFileSync(tsconfigPath, "utf8")
+    expect(tsconfig).toMatch(/^\s*"strict": true/m)
+    expect(tsconfig).toMatch(/^\s*"exactOptionalPropertyTypes": true/m)
+    expect(tsconfig).toMatch(/^\s*"types": \[\]/m)
+    fs.writeFileSync(tsconfigPath, tsconfig.replace(/^(\s*)"types": \[\]/m, '$1"types": ["node"]'))
+
+    fs.mkdirSync(path.join(app, "node_modules"))
+    fs.cpSync(unpacked, path.join(app, "node_modules/gatehouse-auth"), { recursive: true })
+    const declared = [...Object.keys(packed.dependencies ?? {}), ...Object.keys(packed.peerDependencies ?? {})]
+    // hono: the README's Fetch-flavour example is a Hono app.
+    for (const dependency of new Set([...declared, ...optionalPeers, ...consumerTypes, "@types/pg", "hono"])) {
+      link(app, dependency)
+    }
+    let count = 0
+    for (const doc of ["README.md", "docs/migrating-from-authjs.md"]) {
+      const text = fs.readFileSync(path.join(root, doc), "utf8")
+      for (const [, code] of text.matchAll(/```ts\n([\s\S]*?)```/g)) {
+        fs.writeFileSync(path.join(app, `${path.basename(doc, ".md")}-${count++}.ts`), code!)
+      }
+    }
+    expect(count).toBeGreaterThanOrEqual(8)
+    const result = run(process.execPath, [tsc, "-p", "tsconfig.json", "--noEmit"], app)
+    expect({ status: result.status, output: result.stdout }).toEqual({ status: 0, output: "" })
+  }, 180_000)
+
+  it("runs the README's CommonJS block as written in a CommonJS app", async () => {
+    const app = path.join(work, "readme-commonjs")
+    fs.mkdirSync(path.join(app, "node_modules"), { recursive: true })
+    fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "readme-commonjs", type: "commonjs" }))
+    fs.cpSync(unpacked, path.join(app, "node_modules/gatehouse-auth"), { recursive: true })
+    for (const dependency of [...Object.keys(packed.dependencies ?? {}), "express"]) link(app, dependency)
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+    const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!)
+    expect(blocks).toHaveLength(1)
+    fs.writeFileSync(path.join(app, "app.js"), blocks[0]!)
+    const probe = `
+      const http = require("node:http")
+      const server = http.createServer(require("./app.js")).listen(0, "127.0.0.1", async () => {
+        const base = "http://127.0.0.1:" + server.address().port
+        const providers = await (await fetch(base + "/auth/providers")).json()
+        const me = await fetch(base + "/me", { headers: { accept: "application/json" } })
+        console.log(JSON.stringify({ providers: Object.keys(providers), me: me.status }))
+        server.close()
+      })`
+    const result = run(process.execPath, ["-e", probe], app, { NODE_OPTIONS: "", AUTH_SECRET: "" })
+    expect({ status: result.status, stdout: result.stdout.trim() }).toEqual({
+      status: 0,
+      stdout: JSON.stringify({ providers: ["credentials"], me: 401 }),
+    })
+  }, 60_000)
 
   it.each(["cjs-consumer", "esm-consumer"])(
     "type-checks %s against the packed declarations",

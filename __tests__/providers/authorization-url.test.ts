@@ -5,7 +5,8 @@ import { basename, join } from "node:path"
 import { parseSetCookie, type SetCookie } from "cookie"
 import { Auth } from "../../lib/core"
 import type { AuthConfig } from "../../lib/core/types"
-import { customFetch, type OAuthConfig } from "../../lib/providers/types"
+import type { OAuthConfig } from "../../lib/providers/types"
+import { customFetch } from "../../lib/symbols"
 import { testLogger } from "../core/helpers"
 
 const ORIGIN = "https://app.example"
@@ -191,6 +192,8 @@ describe.each(catalogue)("%s", (name) => {
       expect(calls).toEqual([])
     }
 
+    // Without discovered metadata advertising S256, a one-time state is added on top of PKCE (RFC 9700 2.1.1).
+    const wantState = want.state === true || !want.discover
     const query = location.searchParams
     expect(query.get("response_type")).toBe("code")
     expect(query.get("client_id")).toBe(CLIENT_ID)
@@ -199,7 +202,7 @@ describe.each(catalogue)("%s", (name) => {
     expect(query.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(query.get("code_challenge_method")).toBe("S256")
     for (const [key, value] of Object.entries(want.extra ?? {})) expect(query.get(key)).toBe(value)
-    expect(query.has("state")).toBe(want.state === true)
+    expect(query.has("state")).toBe(wantState)
     expect(query.has("nonce")).toBe(want.nonce === true)
     expect(query.has("client_secret")).toBe(false)
 
@@ -207,7 +210,7 @@ describe.each(catalogue)("%s", (name) => {
     const byName = new Map(cookies.map((c) => [c.name, c]))
     const checkCookies = [
       "__Secure-authjs.pkce.code_verifier",
-      ...(want.state ? ["__Secure-authjs.state"] : []),
+      ...(wantState ? ["__Secure-authjs.state"] : []),
       ...(want.nonce ? ["__Secure-authjs.nonce"] : []),
     ]
     for (const cookieName of checkCookies) {
@@ -216,7 +219,7 @@ describe.each(catalogue)("%s", (name) => {
       // A compact JWE: five base64url parts; the PKCE verifier itself never appears in the URL.
       expect((cookie?.value ?? "").split(".")).toHaveLength(5)
     }
-    expect(byName.has("__Secure-authjs.state")).toBe(want.state === true)
+    expect(byName.has("__Secure-authjs.state")).toBe(wantState)
     expect(byName.has("__Secure-authjs.nonce")).toBe(want.nonce === true)
     expect(byName.has("__Secure-authjs.session-token")).toBe(false)
   })

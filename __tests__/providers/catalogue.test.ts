@@ -876,6 +876,13 @@ describe("per-provider details", () => {
     expect(endpoint(provider.userinfo).url).toBe("https://github.example.com/api/v3/user")
   })
 
+  it("gitlab: baseUrl moves every endpoint to a self-managed instance", () => {
+    const provider = GitLab({ baseUrl: "https://gitlab.example.com/" })
+    expect(endpoint(provider.authorization).url).toBe("https://gitlab.example.com/oauth/authorize")
+    expect(endpoint(provider.token).url).toBe("https://gitlab.example.com/oauth/token")
+    expect(endpoint(provider.userinfo).url).toBe("https://gitlab.example.com/api/v4/user")
+  })
+
   it("microsoft-entra-id: tenantId picks the tenant's issuer", () => {
     expect(MicrosoftEntraID({ tenantId: "contoso.onmicrosoft.com" }).issuer).toBe(
       "https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0",

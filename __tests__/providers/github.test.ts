@@ -3,7 +3,8 @@ import { createServer } from "node:http"
 import type { IncomingHttpHeaders, Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Profile } from "../../lib/core/types"
-import { customFetch } from "../../lib/providers/types"
+import { providerFetch } from "../../lib/oauth/fetch"
+import { customFetch } from "../../lib/symbols"
 import type { OAuthConfig, TokenSet } from "../../lib/providers/types"
 import GitHub from "../../lib/providers/github"
 import type { GitHubEmail } from "../../lib/providers/github"
@@ -54,7 +55,8 @@ const tokens: TokenSet = { access_token: "gho_token", token_type: "bearer" }
 async function userinfo(provider: OAuthConfig<any>, resolved: Partial<OAuthConfig> = {}): Promise<Profile> {
   const { userinfo } = provider
   if (typeof userinfo !== "object" || !("request" in userinfo) || !userinfo.request) throw new Error("no request")
-  return userinfo.request({ tokens, provider: { ...provider, ...resolved } as OAuthConfig })
+  const merged = { ...provider, ...resolved } as OAuthConfig
+  return userinfo.request({ tokens, provider: merged, fetch: providerFetch({ httpTimeout: 10_000, ...merged }) })
 }
 
 const email = (address: string, primary: boolean): GitHubEmail => ({
@@ -76,7 +78,7 @@ describe("GitHub userinfo request", () => {
     await userinfo(GitHub({ enterprise: { baseUrl } }))
     for (const { headers } of requests) {
       expect(headers.authorization).toBe("Bearer gho_token")
-      expect(headers["user-agent"]).toBe("gatehouse")
+      expect(headers["user-agent"]).toBe("gatehouse-auth")
     }
   })
 
@@ -109,7 +111,11 @@ describe("GitHub userinfo request", () => {
     const { userinfo: endpoint } = provider
     if (typeof endpoint !== "object" || !("request" in endpoint) || !endpoint.request) throw new Error("no request")
     await expect(
-      endpoint.request({ tokens: { access_token: "wrong" }, provider: provider as unknown as OAuthConfig }),
+      endpoint.request({
+        tokens: { access_token: "wrong" },
+        provider: provider as unknown as OAuthConfig,
+        fetch: providerFetch({ httpTimeout: 10_000 }),
+      }),
     ).rejects.toThrow("GitHub user request failed")
   })
 

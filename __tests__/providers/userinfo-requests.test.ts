@@ -1,6 +1,7 @@
 // The custom userinfo requests of Bitbucket, Dropbox, Reddit, Yandex and Notion, driven through a stub customFetch.
 import type { Profile } from "../../lib/core/types"
-import { customFetch } from "../../lib/providers/types"
+import { providerFetch } from "../../lib/oauth/fetch"
+import { customFetch } from "../../lib/symbols"
 import type { OAuthConfig, TokenSet } from "../../lib/providers/types"
 import Bitbucket from "../../lib/providers/bitbucket"
 import Dropbox from "../../lib/providers/dropbox"
@@ -32,7 +33,11 @@ const tokens: TokenSet = { access_token: "at-1", token_type: "bearer" }
 async function runUserinfo(provider: OAuthConfig<any>, fetchImpl: typeof fetch, set = tokens): Promise<Profile> {
   const { userinfo } = provider
   if (typeof userinfo !== "object" || !("request" in userinfo) || !userinfo.request) throw new Error("no request")
-  return userinfo.request({ tokens: set, provider: { ...provider, [customFetch]: fetchImpl } as OAuthConfig })
+  return userinfo.request({
+    tokens: set,
+    provider: { ...provider, [customFetch]: fetchImpl } as OAuthConfig,
+    fetch: providerFetch({ httpTimeout: 10_000, [customFetch]: fetchImpl }),
+  })
 }
 
 describe("bitbucket", () => {
@@ -116,7 +121,7 @@ describe("reddit", () => {
     const profile = await runUserinfo(Reddit(), stubFetch({ "https://oauth.reddit.com/api/v1/me": me }, seen))
     expect(profile).toStrictEqual(me)
     expect(seen[0].headers.get("authorization")).toBe("Bearer at-1")
-    expect(seen[0].headers.get("user-agent")).toBe("gatehouse")
+    expect(seen[0].headers.get("user-agent")).toBe("gatehouse-auth")
   })
 })
 

@@ -1,4 +1,7 @@
-/** Every ```ts block of the README compiles against the library (`gatehouse` mapped to lib/). */
+/**
+ * Every ```ts block of the README and of docs/migrating-from-authjs.md compiles against the library (`gatehouse-auth`
+ * mapped to lib/). The packaging test checks them again against the packed tarball in a `tsc --init` project.
+ */
 import { execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
@@ -7,8 +10,10 @@ const root = path.resolve(__dirname, "../..")
 const dir = path.join(root, "__tests__/readme/.blocks")
 
 function blocks(): string[] {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8")
-  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!)
+  return ["README.md", "docs/migrating-from-authjs.md"].flatMap((doc) => {
+    const text = readFileSync(path.join(root, doc), "utf8")
+    return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!)
+  })
 }
 
 describe("README code blocks", () => {
@@ -28,7 +33,7 @@ describe("README code blocks", () => {
           noEmit: true,
           noUnusedLocals: false,
           baseUrl: ".",
-          paths: { gatehouse: ["../../../lib/index.ts"], "gatehouse/*": ["../../../lib/*"] },
+          paths: { "gatehouse-auth": ["../../../lib/index.ts"], "gatehouse-auth/*": ["../../../lib/*"] },
           types: ["node"],
         },
         include: ["./*.ts", "../../../lib/express/augment.ts"],

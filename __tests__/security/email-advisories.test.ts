@@ -30,7 +30,7 @@ it("GHSA-pg53-56cg-4m8q / CVE-2021-21310: a token issued for A, redeemed as B, i
   await adapter.createUser({ id: "victim", email: "victim@example.test", emailVerified: new Date() })
   const link = new URL(await linkFor(browser, "attacker@example.test"))
   link.searchParams.set("email", "victim@example.test")
-  expect(locationOf(await browser.fetch(link.href))).toBe(VERIFICATION_ERROR)
+  expect(locationOf(await browser.openLink(link.href))).toBe(VERIFICATION_ERROR)
   expect(browser.cookies[SESSION_COOKIE]).toBeUndefined()
 })
 
@@ -54,7 +54,7 @@ it("GHSA-xv97-c62v-4587 / CVE-2022-35924: comma-separated addresses give one rec
   expect(locationOf(await browser.requestLink("attacker@evil.test,victim.test"))).not.toBe(EMAIL_SIGNIN_ERROR)
   const message = await smtp.nextMessage()
   expect(message.envelope.rcptTo).toEqual(["attacker@evil.test"])
-  expect(locationOf(await browser.fetch(signInLinkOf(message)))).toBe(ORIGIN)
+  expect(locationOf(await browser.openLink(signInLinkOf(message)))).toBe(ORIGIN)
   const user = await adapter.getUserByEmail("attacker@evil.test")
   expect(user?.email).toBe("attacker@evil.test")
   expect(user?.email?.endsWith("@victim.test")).toBe(false)
@@ -96,7 +96,7 @@ it("ML-2 (GHSA-7w99-5wm4-3g79, better-auth #8067): concurrent redemption yields 
   const { browser, createdSessions } = setup()
   const link = await linkFor(browser, "race@example.test")
   const racers = Array.from({ length: 20 }, () => new Browser(browser.config))
-  const locations = (await Promise.all(racers.map((b) => b.fetch(link)))).map(locationOf)
+  const locations = (await Promise.all(racers.map((b) => b.openLink(link)))).map(locationOf)
   expect(locations.filter((l) => l === ORIGIN)).toHaveLength(1)
   expect(locations.filter((l) => l === VERIFICATION_ERROR)).toHaveLength(19)
   expect(createdSessions).toHaveLength(1)
@@ -107,8 +107,8 @@ it("ML-4: redemption is keyed on (identifier, token): a wrong identifier does no
   const link = await linkFor(browser, "owner@example.test")
   const wrong = new URL(link)
   wrong.searchParams.set("email", "other@example.test")
-  expect(locationOf(await new Browser(browser.config).fetch(wrong.href))).toBe(VERIFICATION_ERROR)
-  expect(locationOf(await browser.fetch(link))).toBe(ORIGIN)
+  expect(locationOf(await new Browser(browser.config).openLink(wrong.href))).toBe(VERIFICATION_ERROR)
+  expect(locationOf(await browser.openLink(link))).toBe(ORIGIN)
 })
 
 describe("ML-6: links are built from the configured base URL", () => {

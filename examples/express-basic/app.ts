@@ -1,15 +1,18 @@
 /**
  * The demo app: Express 5 with database sessions in a local SQLite file; credentials sign-in, OpenID Connect sign-in
  * with a local identity provider, and email sign-in through a development mailbox; a home page, a protected page and
- * a protected JSON API.
+ * a protected JSON API. Everything goes through one `Gatehouse(config)`: its `handlers` serve /auth, `auth` reads the
+ * session, and the home page signs in and out server-side with `signIn`/`signOut`.
  */
 import { timingSafeEqual } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import path from "node:path"
 import express from "express"
-import { ExpressAuth, getSession, requireAuth, type AuthConfig } from "../../lib"
+import { CredentialsSignin, Gatehouse, MissingCSRF, type AuthConfig } from "../../lib"
 import { SQLiteAdapter } from "../../lib/adapters/sqlite"
 import Credentials from "../../lib/providers/credentials"
+import Passkey from "../../lib/providers/passkey"
+import { passkeyClientScript } from "./passkey-client"
 import { localIdpProvider } from "./local-idp"
 import { createDevMailbox } from "./mailbox"
 
@@ -54,6 +57,9 @@ export const authConfig: AuthConfig = {
     // "Sign in with the local identity provider": an OpenID Provider that server.ts starts in this process.
     localIdpProvider(),
     mailbox.provider,
+    // Passkeys: sign up or sign in on the built-in page; signed in, add one from the home page. Without AUTH_URL the
+    // relying party is the origin the demo is served under (http://localhost:3000 is a secure context).
+    Passkey({ relyingParty: { name: "Gatehouse demo" } }),
   ],
 }
 
@@ -76,26 +82,76 @@ function layout(title: string, body: string): string {
  * ```
  */
 export function createApp(config: AuthConfig = authConfig): express.Express {
+  const { handlers, auth, signIn, signOut, requireAuth } = Gatehouse(config)
   const app = express()
-  app.use("/auth", ExpressAuth(config))
+  app.use(express.urlencoded({ extended: false }))
+  app.use("/auth", handlers)
   app.use("/dev/mailbox", mailbox.router)
+  // The passkey client module (gatehouse-auth/client/webauthn), as an app would serve it from its bundle.
+  app.get("/client/webauthn.js", (_req, res) => void res.type("text/javascript").send(passkeyClientScript()))
 
-  app.get("/", async (req, res) => {
-    const session = await getSession(req, config)
-    const body = session
-      ? `<p>Signed in as <strong>${escape(session.user?.name)}</strong> (${escape(session.user?.email)}).</p>
-         <p><a href="/auth/signout">Sign out</a></p>`
-      : `<p>You are not signed in.</p><p><a href="/auth/signin">Sign in</a></p>`
-    res.type("html").send(layout("Gatehouse demo", body))
+  // The home page's own form signs in server-side (POST /login below); the built-in page offers every provider.
+  const loginForm = `<form method="post" action="/login">
+<label>Username <input name="username" autocomplete="username" required></label>
+<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+<button>Sign in here</button></form>`
+
+  app.get(
+    "/",
+    auth((req, res) => {
+      const session = req.auth
+      const body = session
+        ? `<p>Signed in as <strong>${escape(session.user?.name ?? session.user?.email)}</strong>${
+            session.user?.name && session.user.email ? ` (${escape(session.user.email)})` : ""
+          }.</p>
+         <p><button id="add-passkey" type="button">Add a passkey</button> <span id="passkey-status"></span></p>
+         <script type="module">
+           document.getElementById("add-passkey").addEventListener("click", async () => {
+             const { registerPasskey } = await import("/client/webauthn.js")
+             const result = await registerPasskey({ redirect: false })
+             document.getElementById("passkey-status").textContent = result.ok
+               ? "Passkey added: sign out and sign back in with it."
+               : "No passkey added (" + result.error + ")."
+           })
+         </script>
+         <p><a href="/auth/signout">Sign out</a> on the built-in page, or here:</p>
+         <form method="post" action="/logout"><button>Sign out here</button></form>`
+        : `<p>You are not signed in.</p><p><a href="/auth/signin">Sign in</a> on the built-in page, or here:</p>${loginForm}`
+      res.type("html").send(layout("Gatehouse demo", body))
+    }),
+  )
+
+  // Server-side sign-in: the browser posts to the app, the app signs in (the origin guard checks it is same-site).
+  app.post("/login", (req, res, next) => {
+    const { username, password } = req.body as Record<string, string | undefined>
+    signIn(req, res, "credentials", { username, password, redirectTo: "/protected" }).catch((error: unknown) => {
+      if (!(error instanceof CredentialsSignin)) return next(error)
+      res
+        .status(401)
+        .type("html")
+        .send(layout("Sign in", `<p>Wrong username or password.</p>${loginForm}`))
+    })
   })
 
-  app.get("/protected", requireAuth(config), (_req, res) => {
+  app.post("/logout", (req, res, next) => {
+    signOut(req, res, { redirectTo: "/" }).catch(next)
+  })
+
+  app.get("/protected", requireAuth(), (_req, res) => {
     const user = res.locals.session?.user
-    res.type("html").send(layout("Protected page", `<p>Only signed-in users see this, ${escape(user?.name)}.</p>`))
+    res
+      .type("html")
+      .send(layout("Protected page", `<p>Only signed-in users see this, ${escape(user?.name ?? user?.email)}.</p>`))
   })
 
-  app.get("/api/me", requireAuth(config), (_req, res) => {
+  app.get("/api/me", requireAuth(), (_req, res) => {
     res.json(res.locals.session)
+  })
+
+  // signIn/signOut throw MissingCSRF for a post from another site: nothing was written, answer 403.
+  app.use((error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (!(error instanceof MissingCSRF)) return next(error)
+    res.status(403).type("text/plain").send("Forbidden: cross-site request")
   })
 
   return app

@@ -45,9 +45,8 @@ export function localIdpProvider(issuer = `http://127.0.0.1:${localIdpPort()}`):
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     checks: ["pkce", "state", "nonce"],
-    // The IdP speaks plain http, which Gatehouse refuses by default. That is safe here only because it listens on
-    // 127.0.0.1 inside this process: nothing crosses a network. Never set this for a real provider.
-    allowInsecureRequests: true,
+    // The IdP speaks plain http. Gatehouse accepts that without a flag only because it is on loopback (127.0.0.1):
+    // nothing crosses a network. A plain-http server on another host needs `allowInsecureRequests: true`.
   })
 }
 

@@ -1,27 +1,68 @@
 /**
  * Starts the demo on port 3000 (or $PORT) and its local identity provider on 127.0.0.1:3001 (or $DEMO_IDP_PORT):
- * `npm run demo`.
+ * `npm run demo`. A port that is taken ends the demo with a message naming the variable to change, and exit code 1.
  */
+import type { Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { app, demoLogin } from "./app"
 import { localIdpPort, startLocalIdp } from "./local-idp"
 
-const port = Number(process.env.PORT ?? 3000)
+/** `$PORT` as a port number (default 3000), or a clear error. */
+export function demoPort(env: NodeJS.ProcessEnv = process.env): number {
+  const port = Number(env.PORT ?? 3000)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number (got "${env.PORT}")`)
+  return port
+}
 
-async function main(): Promise<void> {
-  // The IdP must be up before the app takes requests: the sign-in button discovers it on first use.
-  const idp = await startLocalIdp({
-    port: localIdpPort(),
-    appOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
-  })
-  app.listen(port, () => {
-    console.log(`Gatehouse demo running at http://localhost:${port}`)
-    console.log(`Sign in with username "${demoLogin.username}" and password "${demoLogin.password}"`)
-    console.log(`or with the local identity provider at ${idp.issuer} (any login and password)`)
-    console.log("(oidc-provider's development-only warnings above are expected for this local IdP)")
+/** Explains a failed listen: a busy port names the variable that moves it. */
+function listenError(error: NodeJS.ErrnoException, what: string, port: number, variable: string): Error {
+  if (error.code === "EADDRINUSE") {
+    return new Error(
+      `Port ${port} is in use (${what}); stop what runs there, or pick another port: ${variable}=${port + 5} npm run demo`,
+    )
+  }
+  if (error.code === "EACCES")
+    return new Error(`Port ${port} needs more privileges (${what}); use ${variable}=3000 or above`)
+  return error
+}
+
+function listen(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port)
+    server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, "the demo app", port, "PORT")))
+    server.once("listening", () => resolve(server))
   })
 }
 
-main().catch((error: unknown) => {
-  console.error("The demo could not start:", error)
-  process.exitCode = 1
-})
+async function main(): Promise<void> {
+  const port = demoPort()
+  // The IdP must be up before the app takes requests: the sign-in button discovers it on first use.
+  const idpPort = localIdpPort()
+  const idp = await startLocalIdp({
+    port: idpPort,
+    appOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, "the local identity provider", idpPort, "DEMO_IDP_PORT")
+  })
+  const server = await listen(port).catch(async (error: unknown) => {
+    await idp.close()
+    throw error
+  })
+  const url = `http://localhost:${(server.address() as AddressInfo).port}`
+  console.log(`Gatehouse demo running at ${url}`)
+  console.log(`Sign in with username "${demoLogin.username}" and password "${demoLogin.password}"`)
+  console.log(`or with the local identity provider at ${idp.issuer} (any login and password)`)
+  console.log(`Email sign-in links land in the development mailbox: ${url}/dev/mailbox`)
+  console.log(
+    "(The oidc-provider warnings above come from the demo's local IdP: it runs in development mode, and it prefers " +
+      "Node 22 while Gatehouse itself supports Node 20.19 and later. Both are expected here.)",
+  )
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`The demo could not start: ${error instanceof Error ? error.message : String(error)}`)
+    process.exit(1)
+  })
+}

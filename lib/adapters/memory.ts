@@ -5,6 +5,7 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  IdpSessionAdapter,
   VerificationToken,
 } from "./types"
 import {
@@ -18,6 +19,7 @@ import {
   notFound,
 } from "./internal/models"
 import type { AccountKey } from "./internal/models"
+import { MemoryStore } from "../store/memory"
 
 const accountId = (a: AccountKey): string => JSON.stringify([a.provider, a.providerAccountId])
 const tokenId = (t: { identifier: string; token: string }): string => JSON.stringify([t.identifier, t.token])
@@ -30,11 +32,11 @@ const tokenId = (t: { identifier: string; token: string }): string => JSON.strin
  *
  * @example
  * ```ts
- * import { MemoryAdapter } from "gatehouse/adapters/memory"
+ * import { MemoryAdapter } from "gatehouse-auth/adapters/memory"
  * app.use("/auth", ExpressAuth({ adapter: MemoryAdapter(), providers: [GitHub] }))
  * ```
  */
-export function MemoryAdapter(): Required<Adapter> {
+export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter {
   const users = new Map<string, AdapterUser>()
   const emails = new Map<string, string>()
   const accounts = new Map<string, AdapterAccount>()
@@ -52,6 +54,7 @@ export function MemoryAdapter(): Required<Adapter> {
   }
 
   return {
+    store: MemoryStore(),
     async createUser(user) {
       const id = newUserId(user)
       if (users.has(id)) throw conflict("User id", { id })
@@ -134,9 +137,10 @@ export function MemoryAdapter(): Required<Adapter> {
       if (!current) return null
       if (patch.userId !== undefined) requireUser(patch.userId)
       const next = copySession({
-        sessionToken: current.sessionToken,
+        ...current,
         userId: patch.userId ?? current.userId,
         expires: patch.expires ?? current.expires,
+        lastActiveAt: patch.lastActiveAt ?? current.lastActiveAt,
       })
       sessions.set(next.sessionToken, next)
       return copySession(next)
@@ -146,6 +150,30 @@ export function MemoryAdapter(): Required<Adapter> {
       if (!session) return null
       sessions.delete(sessionToken)
       return session
+    },
+    async listSessionsByUserId(userId) {
+      return [...sessions.values()].filter((s) => s.userId === userId).map(copySession)
+    },
+    async deleteSessions({ userId, exceptToken }) {
+      let count = 0
+      for (const [token, s] of sessions) {
+        if (s.userId !== userId || token === exceptToken) continue
+        sessions.delete(token)
+        count++
+      }
+      return count
+    },
+    async deleteSessionsByIdp({ provider, idpSid, idpSub }) {
+      const deleted: AdapterSession[] = []
+      if (idpSid === undefined && idpSub === undefined) return deleted
+      for (const [token, s] of sessions) {
+        if (s.provider !== provider) continue
+        if (idpSid !== undefined && s.idpSid !== idpSid) continue
+        if (idpSub !== undefined && s.idpSub !== idpSub) continue
+        sessions.delete(token)
+        deleted.push(copySession(s))
+      }
+      return deleted
     },
 
     async createVerificationToken(token) {
@@ -177,10 +205,26 @@ export function MemoryAdapter(): Required<Adapter> {
     async listAuthenticatorsByUserId(userId) {
       return [...authenticators.values()].filter((a) => a.userId === userId).map(copyAuthenticator)
     },
-    async updateAuthenticatorCounter(credentialID, newCounter) {
+    async updateAuthenticatorCounter(credentialID, newCounter, opts) {
       const stored = authenticators.get(credentialID)
-      if (!stored) throw notFound("Authenticator", credentialID)
+      if (opts?.expected !== undefined) {
+        if (!stored || stored.counter !== opts.expected || newCounter < stored.counter) return null
+        stored.lastUsedAt = new Date()
+      } else if (!stored) throw notFound("Authenticator", credentialID)
       stored.counter = newCounter
+      return copyAuthenticator(stored)
+    },
+    async deleteAuthenticator(credentialID) {
+      const stored = authenticators.get(credentialID)
+      if (!stored) return null
+      authenticators.delete(credentialID)
+      return copyAuthenticator(stored)
+    },
+    async updateAuthenticator(credentialID, patch) {
+      const stored = authenticators.get(credentialID)
+      if (!stored) return null
+      if (patch.name !== undefined) stored.name = patch.name
+      if (patch.lastUsedAt !== undefined) stored.lastUsedAt = patch.lastUsedAt && new Date(patch.lastUsedAt)
       return copyAuthenticator(stored)
     },
   }

@@ -7,6 +7,9 @@ import {
   accountValues,
   ACCOUNT_INSERT_COLUMNS,
   authenticatorFromRow,
+  authenticatorValues,
+  AUTHENTICATOR_INSERT_COLUMNS,
+  sessionExtras,
   sessionFromRow,
   tokenFromRow,
   userFromRow,
@@ -15,6 +18,8 @@ import {
 } from "./internal/rows"
 import type { AccountRow, AuthenticatorRow, SessionRow, TokenRow, UserRow } from "./internal/rows"
 import { quoteSchema } from "./postgres/schema"
+import { PostgresStore } from "../store/postgres"
+import type { KeyValueStore } from "../store/types"
 
 export { migrate, POSTGRES_SCHEMA } from "./postgres/schema"
 export type { MigrateOptions } from "./postgres/schema"
@@ -55,13 +60,14 @@ function translate(error: unknown, userId: unknown, unique: () => Error): never 
   throw error
 }
 
-function buildAdapter(db: Queryable, s: string): Required<Adapter> {
+function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<Adapter> {
   const one = async <R>(sql: string, values: unknown[]): Promise<R | null> => {
     const result = await db.query(sql, values)
     return (result.rows[0] as R | undefined) ?? null
   }
 
   return {
+    store,
     async createUser(user) {
       const id = newUserId(user)
       const { fields: f, extraJson } = userValues(user, id)
@@ -148,8 +154,9 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
     async createSession(session) {
       try {
         const row = await one<SessionRow>(
-          `INSERT INTO ${s}.sessions (session_token, user_id, expires) VALUES ($1, $2, $3) RETURNING *`,
-          [session.sessionToken, session.userId, session.expires],
+          `INSERT INTO ${s}.sessions (session_token, user_id, expires, created_at, last_active_at, user_agent, ip)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+          [session.sessionToken, session.userId, session.expires, ...sessionExtras(session)],
         )
         return sessionFromRow(row as SessionRow)
       } catch (error) {
@@ -159,7 +166,8 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
     async getSessionAndUser(sessionToken) {
       // One query per session check.
       const row = await one<SessionRow & UserRow>(
-        `SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image, u.extra
+        `SELECT s.session_token, s.user_id, s.expires, s.created_at, s.last_active_at, s.user_agent, s.ip,
+                  u.id, u.name, u.email, u.email_verified, u.image, u.extra
            FROM ${s}.sessions s JOIN ${s}.users u ON u.id = s.user_id WHERE s.session_token = $1`,
         [sessionToken],
       )
@@ -168,9 +176,9 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
     async updateSession(patch) {
       try {
         const row = await one<SessionRow>(
-          `UPDATE ${s}.sessions SET expires = coalesce($2, expires), user_id = coalesce($3, user_id)
-             WHERE session_token = $1 RETURNING *`,
-          [patch.sessionToken, patch.expires ?? null, patch.userId ?? null],
+          `UPDATE ${s}.sessions SET expires = coalesce($2, expires), user_id = coalesce($3, user_id),
+             last_active_at = coalesce($4, last_active_at) WHERE session_token = $1 RETURNING *`,
+          [patch.sessionToken, patch.expires ?? null, patch.userId ?? null, patch.lastActiveAt ?? null],
         )
         return row ? sessionFromRow(row) : null
       } catch (error) {
@@ -182,6 +190,17 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
         sessionToken,
       ])
       return row ? sessionFromRow(row) : null
+    },
+    async listSessionsByUserId(userId) {
+      const result = await db.query(`SELECT * FROM ${s}.sessions WHERE user_id = $1`, [userId])
+      return result.rows.map((row) => sessionFromRow(row as SessionRow))
+    },
+    async deleteSessions({ userId, exceptToken }) {
+      const result = await db.query(
+        `DELETE FROM ${s}.sessions WHERE user_id = $1 AND ($2::text IS NULL OR session_token <> $2)`,
+        [userId, exceptToken ?? null],
+      )
+      return result.rowCount ?? 0
     },
 
     async createVerificationToken(token) {
@@ -211,18 +230,13 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
       const a = copyAuthenticator(authenticator)
       try {
         const row = await one<AuthenticatorRow>(
-          `INSERT INTO ${s}.authenticators (credential_id, user_id, provider_account_id, credential_public_key, counter,
-             credential_device_type, credential_backed_up, transports) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-          [
-            a.credentialID,
-            a.userId,
-            a.providerAccountId,
-            a.credentialPublicKey,
-            a.counter,
-            a.credentialDeviceType,
-            a.credentialBackedUp,
-            a.transports,
-          ],
+          `INSERT INTO ${s}.authenticators (${AUTHENTICATOR_INSERT_COLUMNS})
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+          authenticatorValues(
+            a,
+            (d) => d,
+            (b) => b,
+          ),
         )
         return authenticatorFromRow(row as AuthenticatorRow)
       } catch (error) {
@@ -235,7 +249,16 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
       ])
       return result.rows.map((row) => authenticatorFromRow(row as AuthenticatorRow))
     },
-    async updateAuthenticatorCounter(credentialID, newCounter) {
+    async updateAuthenticatorCounter(credentialID, newCounter, opts) {
+      if (opts?.expected !== undefined) {
+        // Compare-and-swap in one statement: of two racing updates from the same read, only one matches.
+        const swapped = await one<AuthenticatorRow>(
+          `UPDATE ${s}.authenticators SET counter = $2, last_used_at = $4
+             WHERE credential_id = $1 AND counter = $3 AND counter <= $2 RETURNING *`,
+          [credentialID, newCounter, opts.expected, new Date()],
+        )
+        return swapped ? authenticatorFromRow(swapped) : null
+      }
       const row = await one<AuthenticatorRow>(
         `UPDATE ${s}.authenticators SET counter = $2 WHERE credential_id = $1 RETURNING *`,
         [credentialID, newCounter],
@@ -243,7 +266,32 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
       if (!row) throw notFound("Authenticator", credentialID)
       return authenticatorFromRow(row)
     },
+    async deleteAuthenticator(credentialID) {
+      const row = await one<AuthenticatorRow>(`DELETE FROM ${s}.authenticators WHERE credential_id = $1 RETURNING *`, [
+        credentialID,
+      ])
+      return row ? authenticatorFromRow(row) : null
+    },
+    async updateAuthenticator(credentialID, patch) {
+      const row = await one<AuthenticatorRow>(
+        `UPDATE ${s}.authenticators
+            SET name = CASE WHEN $2 THEN $3 ELSE name END, last_used_at = CASE WHEN $4 THEN $5 ELSE last_used_at END
+          WHERE credential_id = $1 RETURNING *`,
+        [
+          credentialID,
+          patch.name !== undefined,
+          patch.name ?? null,
+          patch.lastUsedAt !== undefined,
+          patch.lastUsedAt ?? null,
+        ],
+      )
+      return row ? authenticatorFromRow(row) : null
+    },
   }
+}
+
+function ignoreIdleError(): void {
+  // See PostgresAdapter: the failing queries, not idle disconnects, are what gets reported.
 }
 
 /**
@@ -256,7 +304,7 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
  * @example
  * ```ts
  * import { Pool } from "pg"
- * import { PostgresAdapter, migrate } from "gatehouse/adapters/postgres"
+ * import { PostgresAdapter, migrate } from "gatehouse-auth/adapters/postgres"
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
  * await migrate(pool)
  * app.use("/auth", ExpressAuth({ adapter: PostgresAdapter(pool), providers: [GitHub] }))
@@ -264,8 +312,16 @@ function buildAdapter(db: Queryable, s: string): Required<Adapter> {
  */
 export function PostgresAdapter(pool: Pool, options: PostgresAdapterOptions = {}): PostgresAdapterInstance {
   const schema = quoteSchema(options.schema ?? "public")
+  // An idle pooled connection that the server (or a network hop) drops makes the pool emit "error"; with no listener
+  // that crashes the process. The pool discards the broken client by itself and the next query reconnects, and the
+  // queries that fail reject (and are logged by the core), so this listener only keeps the process alive.
+  if (typeof pool.on === "function" && !pool.listeners("error").includes(ignoreIdleError)) {
+    pool.on("error", ignoreIdleError)
+  }
+  // The key-value store always runs on the pool: its writes are single statements and must not roll back with a tx.
+  const store = PostgresStore(pool, { schema: options.schema })
   return {
-    ...buildAdapter(pool, schema),
+    ...buildAdapter(pool, schema, store),
     async transaction(fn) {
       const client = await pool.connect()
       let broken: Error | undefined
@@ -276,7 +332,7 @@ export function PostgresAdapter(pool: Pool, options: PostgresAdapterOptions = {}
       client.on("error", onError)
       try {
         await client.query("BEGIN")
-        const result = await fn(buildAdapter(client, schema))
+        const result = await fn(buildAdapter(client, schema, store))
         await client.query("COMMIT")
         return result
       } catch (error) {

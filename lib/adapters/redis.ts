@@ -11,6 +11,7 @@ import type {
 import { conflict, copyAuthenticator, copySession, emailKey, missingUser, newUserId, notFound } from "./internal/models"
 import type { AccountKey } from "./internal/models"
 import * as lua from "./redis/scripts"
+import { RedisStore } from "../store/redis"
 
 /** Options of {@link RedisAdapter}. */
 export interface RedisAdapterOptions {
@@ -47,14 +48,18 @@ const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
  *
  * @example
  * ```ts
- * import Redis from "ioredis"
- * import { RedisAdapter } from "gatehouse/adapters/redis"
+ * import { Redis } from "ioredis"
+ * import { RedisAdapter } from "gatehouse-auth/adapters/redis"
  * const adapter = RedisAdapter(new Redis(process.env.REDIS_URL!), { prefix: "myapp:auth:" })
  * app.use("/auth", ExpressAuth({ adapter, providers: [GitHub] }))
  * ```
  */
 export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): Required<Adapter> {
   const p = options.prefix ?? "gatehouse:"
+  // ioredis reports a lost connection as an "error" event and reconnects by itself; commands issued meanwhile wait
+  // (bounded by the core's adapterTimeout) or reject. This listener keeps an unheard event from being printed as
+  // "Unhandled error event" on every reconnect attempt.
+  if (client.listenerCount("error") === 0) client.on("error", () => undefined)
   const enc = encodeURIComponent
   const key = {
     user: (id: string) => `${p}user:${id}`,
@@ -79,6 +84,7 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
   const userFrom = (json: unknown): AdapterUser | null => (typeof json === "string" ? reviveUser(json) : null)
 
   return {
+    store: RedisStore(client, { prefix: `${p}kv:` }),
     async createUser(user) {
       const id = newUserId(user)
       const stored = { ...user, id, emailVerified: user.emailVerified ?? null }
@@ -178,7 +184,13 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
         client,
         lua.UPDATE_SESSION,
         [key.session(patch.sessionToken)],
-        [p, expires?.toISOString() ?? "", expires ? pxat(expires) : "", patch.userId ?? ""],
+        [
+          p,
+          expires?.toISOString() ?? "",
+          expires ? pxat(expires) : "",
+          patch.userId ?? "",
+          patch.lastActiveAt ? new Date(patch.lastActiveAt).toISOString() : "",
+        ],
       )
       if (json === "user") throw missingUser(String(patch.userId))
       return typeof json === "string" ? reviveSession(json) : null
@@ -186,6 +198,14 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     async deleteSession(sessionToken) {
       const json = await lua.run(client, lua.DELETE_OWNED, [key.session(sessionToken)], [p, "user-sessions"])
       return typeof json === "string" ? reviveSession(json) : null
+    },
+    async listSessionsByUserId(userId) {
+      const list = await lua.run(client, lua.LIST_SET, [key.sessionsOf(userId)], [])
+      return Array.isArray(list) ? list.map((json) => reviveSession(String(json))) : []
+    },
+    async deleteSessions({ userId, exceptToken }) {
+      const keep = exceptToken === undefined ? "" : key.session(exceptToken)
+      return Number(await lua.run(client, lua.DELETE_SESSIONS, [key.sessionsOf(userId)], [keep]))
     },
 
     async createVerificationToken(token) {
@@ -220,10 +240,44 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       const list = await lua.run(client, lua.LIST_SET, [key.authenticatorsOf(userId)], [])
       return Array.isArray(list) ? list.map((json) => reviveAuthenticator(String(json))) : []
     },
-    async updateAuthenticatorCounter(credentialID, newCounter) {
+    async updateAuthenticatorCounter(credentialID, newCounter, opts) {
+      if (opts?.expected !== undefined) {
+        const swapped = await lua.run(
+          client,
+          lua.SWAP_COUNTER,
+          [key.authenticator(credentialID)],
+          [newCounter, opts.expected, new Date().toISOString()],
+        )
+        return typeof swapped === "string" ? reviveAuthenticator(swapped) : null
+      }
       const json = await lua.run(client, lua.UPDATE_COUNTER, [key.authenticator(credentialID)], [newCounter])
       if (typeof json !== "string") throw notFound("Authenticator", credentialID)
       return reviveAuthenticator(json)
+    },
+    async deleteAuthenticator(credentialID) {
+      const json = await lua.run(
+        client,
+        lua.DELETE_OWNED,
+        [key.authenticator(credentialID)],
+        [p, "user-authenticators"],
+      )
+      return typeof json === "string" ? reviveAuthenticator(json) : null
+    },
+    async updateAuthenticator(credentialID, patch) {
+      const flag = (b: boolean): string => (b ? "1" : "")
+      const json = await lua.run(
+        client,
+        lua.PATCH_AUTHENTICATOR,
+        [key.authenticator(credentialID)],
+        [
+          flag(patch.name !== undefined),
+          patch.name ?? "",
+          flag(patch.name === null),
+          flag(patch.lastUsedAt !== undefined),
+          patch.lastUsedAt ? new Date(patch.lastUsedAt).toISOString() : "",
+        ],
+      )
+      return typeof json === "string" ? reviveAuthenticator(json) : null
     },
   }
 }

@@ -2,13 +2,16 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- better-sqlite3 ships no types; this shim types its constructor
 /// <reference path="./sqlite/better-sqlite3.d.ts" />
 import BetterSqlite3 from "better-sqlite3"
-import type { Adapter, AdapterUser } from "./types"
+import type { Adapter, AdapterUser, IdpSessionAdapter } from "./types"
 import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound, parseExtra } from "./internal/models"
 import {
   accountFromRow,
   accountValues,
   ACCOUNT_INSERT_COLUMNS,
   authenticatorFromRow,
+  authenticatorValues,
+  AUTHENTICATOR_INSERT_COLUMNS,
+  sessionExtras,
   sessionFromRow,
   tokenFromRow,
   userFromRow,
@@ -16,7 +19,8 @@ import {
   userValues,
 } from "./internal/rows"
 import type { AccountRow, AuthenticatorRow, SessionRow, TokenRow, UserRow } from "./internal/rows"
-import { SQLITE_SCHEMA } from "./sqlite/schema"
+import { addMissingColumns, SQLITE_SCHEMA } from "./sqlite/schema"
+import { SQLiteStore } from "../store/sqlite"
 import type { SQLiteDatabase } from "./sqlite/schema"
 
 export type { SQLiteDatabase, SQLiteStatement } from "./sqlite/schema"
@@ -53,15 +57,18 @@ function isConstraint(error: unknown, kind: "UNIQUE" | "PRIMARYKEY" | "FOREIGNKE
  *
  * @example
  * ```ts
- * import { SQLiteAdapter } from "gatehouse/adapters/sqlite"
+ * import { SQLiteAdapter } from "gatehouse-auth/adapters/sqlite"
  * const adapter = SQLiteAdapter(".data/auth.sqlite")
  * app.use("/auth", ExpressAuth({ adapter, providers: [GitHub] }))
  * ```
  */
-export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE_PATH): Required<Adapter> {
+export function SQLiteAdapter(
+  dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE_PATH,
+): Required<Adapter> & IdpSessionAdapter {
   const db: SQLiteDatabase = typeof dbOrPath === "string" ? new BetterSqlite3(dbOrPath) : dbOrPath
   db.exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;")
   db.exec(SQLITE_SCHEMA)
+  addMissingColumns(db)
 
   const q = {
     insertUser: db.prepare(
@@ -81,14 +88,27 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
     ),
     deleteAccount: db.prepare("DELETE FROM accounts WHERE provider = ? AND provider_account_id = ? RETURNING *"),
     account: db.prepare("SELECT * FROM accounts WHERE provider = ? AND provider_account_id = ?"),
-    insertSession: db.prepare("INSERT INTO sessions (session_token, user_id, expires) VALUES (?, ?, ?) RETURNING *"),
+    insertSession: db.prepare(
+      `INSERT INTO sessions (session_token, user_id, expires, created_at, last_active_at, user_agent, ip)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    ),
+    sessionsOf: db.prepare("SELECT * FROM sessions WHERE user_id = ?"),
+    setSessionIdp: db.prepare(
+      "UPDATE sessions SET provider = ?, idp_sid = ?, idp_sub = ?, auth_time = ? WHERE session_token = ? RETURNING *",
+    ),
+    deleteSessionsByIdp: db.prepare(
+      `DELETE FROM sessions WHERE provider = ? AND (? IS NULL OR idp_sid = ?) AND (? IS NULL OR idp_sub = ?)
+         RETURNING *`,
+    ),
+    deleteSessionsExcept: db.prepare("DELETE FROM sessions WHERE user_id = ? AND (? IS NULL OR session_token <> ?)"),
     sessionAndUser: db.prepare(
-      `SELECT s.session_token, s.user_id, s.expires, u.id, u.name, u.email, u.email_verified, u.image, u.extra
+      `SELECT s.session_token, s.user_id, s.expires, s.created_at, s.last_active_at, s.user_agent, s.ip,
+              u.id, u.name, u.email, u.email_verified, u.image, u.extra
          FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_token = ?`,
     ),
     updateSession: db.prepare(
-      `UPDATE sessions SET expires = coalesce(?, expires), user_id = coalesce(?, user_id)
-         WHERE session_token = ? RETURNING *`,
+      `UPDATE sessions SET expires = coalesce(?, expires), user_id = coalesce(?, user_id),
+         last_active_at = coalesce(?, last_active_at) WHERE session_token = ? RETURNING *`,
     ),
     deleteSession: db.prepare("DELETE FROM sessions WHERE session_token = ? RETURNING *"),
     upsertToken: db.prepare(
@@ -98,11 +118,17 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
     useToken: db.prepare("DELETE FROM verification_tokens WHERE identifier = ? AND token = ? RETURNING *"),
     authenticator: db.prepare("SELECT * FROM authenticators WHERE credential_id = ?"),
     insertAuthenticator: db.prepare(
-      `INSERT INTO authenticators (credential_id, user_id, provider_account_id, credential_public_key, counter,
-         credential_device_type, credential_backed_up, transports) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO authenticators (${AUTHENTICATOR_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
     authenticatorsOf: db.prepare("SELECT * FROM authenticators WHERE user_id = ? ORDER BY rowid"),
     updateCounter: db.prepare("UPDATE authenticators SET counter = ? WHERE credential_id = ? RETURNING *"),
+    swapCounter: db.prepare(
+      `UPDATE authenticators SET counter = ?, last_used_at = ?
+         WHERE credential_id = ? AND counter = ? AND counter <= ? RETURNING *`,
+    ),
+    deleteAuthenticator: db.prepare("DELETE FROM authenticators WHERE credential_id = ? RETURNING *"),
+    renameAuthenticator: db.prepare("UPDATE authenticators SET name = ? WHERE credential_id = ? RETURNING *"),
+    touchAuthenticator: db.prepare("UPDATE authenticators SET last_used_at = ? WHERE credential_id = ? RETURNING *"),
   }
 
   const userOrNull = (row: unknown): AdapterUser | null => (row ? userFromRow(row as UserRow) : null)
@@ -113,6 +139,7 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
   }
 
   return {
+    store: SQLiteStore(db),
     async createUser(user) {
       const id = newUserId(user)
       const { fields: f, extraJson } = userValues(user, id)
@@ -189,8 +216,25 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
 
     async createSession(session) {
       try {
-        const row = q.insertSession.get(session.sessionToken, session.userId, ms(session.expires))
-        return sessionFromRow(row as SessionRow)
+        const [createdAt, lastActiveAt, userAgent, ip] = sessionExtras(session)
+        const row = q.insertSession.get(
+          session.sessionToken,
+          session.userId,
+          ms(session.expires),
+          ms(createdAt),
+          ms(lastActiveAt),
+          userAgent,
+          ip,
+        )
+        if (!session.provider) return sessionFromRow(row as SessionRow)
+        const withIdp = q.setSessionIdp.get(
+          session.provider,
+          session.idpSid ?? null,
+          session.idpSub ?? null,
+          session.authTime ?? null,
+          session.sessionToken,
+        )
+        return sessionFromRow(withIdp as SessionRow)
       } catch (error) {
         return rethrow(error, { userId: session.userId }, () => new Error("Session token already exists"))
       }
@@ -201,7 +245,12 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
     },
     async updateSession(patch) {
       try {
-        const row = q.updateSession.get(ms(patch.expires), patch.userId ?? null, patch.sessionToken)
+        const row = q.updateSession.get(
+          ms(patch.expires),
+          patch.userId ?? null,
+          ms(patch.lastActiveAt),
+          patch.sessionToken,
+        )
         return row ? sessionFromRow(row as SessionRow) : null
       } catch (error) {
         return rethrow(error, { userId: patch.userId }, () => new Error("Session update failed"))
@@ -210,6 +259,19 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
     async deleteSession(sessionToken) {
       const row = q.deleteSession.get(sessionToken)
       return row ? sessionFromRow(row as SessionRow) : null
+    },
+    async listSessionsByUserId(userId) {
+      return q.sessionsOf.all(userId).map((row) => sessionFromRow(row as SessionRow))
+    },
+    async deleteSessions({ userId, exceptToken }) {
+      const except = exceptToken ?? null
+      return Number(q.deleteSessionsExcept.run(userId, except, except).changes)
+    },
+    async deleteSessionsByIdp({ provider, idpSid, idpSub }) {
+      if (idpSid === undefined && idpSub === undefined) return []
+      const sid = idpSid ?? null
+      const sub = idpSub ?? null
+      return q.deleteSessionsByIdp.all(provider, sid, sid, sub, sub).map((row) => sessionFromRow(row as SessionRow))
     },
 
     async createVerificationToken(token) {
@@ -227,16 +289,7 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
     async createAuthenticator(authenticator) {
       const a = copyAuthenticator(authenticator)
       try {
-        const row = q.insertAuthenticator.get(
-          a.credentialID,
-          a.userId,
-          a.providerAccountId,
-          a.credentialPublicKey,
-          a.counter,
-          a.credentialDeviceType,
-          a.credentialBackedUp ? 1 : 0,
-          a.transports,
-        )
+        const row = q.insertAuthenticator.get(...authenticatorValues(a, ms, (b) => (b ? 1 : 0)))
         return authenticatorFromRow(row as AuthenticatorRow)
       } catch (error) {
         return rethrow(error, { userId: a.userId }, () => conflict("Authenticator", { credentialID: a.credentialID }))
@@ -245,10 +298,26 @@ export function SQLiteAdapter(dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE
     async listAuthenticatorsByUserId(userId) {
       return q.authenticatorsOf.all(userId).map((row) => authenticatorFromRow(row as AuthenticatorRow))
     },
-    async updateAuthenticatorCounter(credentialID, newCounter) {
+    async updateAuthenticatorCounter(credentialID, newCounter, opts) {
+      if (opts?.expected !== undefined) {
+        const swapped = q.swapCounter.get(newCounter, Date.now(), credentialID, opts.expected, newCounter)
+        return swapped ? authenticatorFromRow(swapped as AuthenticatorRow) : null
+      }
       const row = q.updateCounter.get(newCounter, credentialID)
       if (!row) throw notFound("Authenticator", credentialID)
       return authenticatorFromRow(row as AuthenticatorRow)
+    },
+    async deleteAuthenticator(credentialID) {
+      const row = q.deleteAuthenticator.get(credentialID)
+      return row ? authenticatorFromRow(row as AuthenticatorRow) : null
+    },
+    async updateAuthenticator(credentialID, patch) {
+      return transaction(db, () => {
+        let row = q.authenticator.get(credentialID)
+        if (row && patch.name !== undefined) row = q.renameAuthenticator.get(patch.name, credentialID)
+        if (row && patch.lastUsedAt !== undefined) row = q.touchAuthenticator.get(ms(patch.lastUsedAt), credentialID)
+        return row ? authenticatorFromRow(row as AuthenticatorRow) : null
+      })
     },
   }
 }

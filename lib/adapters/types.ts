@@ -3,7 +3,8 @@
  * authenticators. Methods are grouped by the feature that needs them; every method is optional in `Adapter`, and the
  * config check names the missing ones for each feature in use.
  */
-import type { Awaitable } from "../core/types"
+import type { Awaitable } from "../models"
+import type { KeyValueStore } from "../store/types"
 
 /**
  * A user as stored by an adapter. `email` is matched case-insensitively; it is `null` only for an OAuth user whose
@@ -37,11 +38,28 @@ export interface AdapterAccount {
   [key: string]: unknown
 }
 
-/** A database session: the cookie holds `sessionToken`. */
+/**
+ * A database session. `sessionToken` is the key the row is stored under: Gatehouse writes `sha256:<hex>` of the token
+ * the cookie holds (rows written by Auth.js hold the raw token). The other fields are optional columns for session
+ * management; adapters that lack them simply omit them.
+ */
 export interface AdapterSession {
   sessionToken: string
   userId: string
   expires: Date
+  /** When the session was issued (the sign-in). */
+  createdAt?: Date | null
+  /** Bumped when the expiry slides (at most once per `session.updateAge`). */
+  lastActiveAt?: Date | null
+  /** The first 256 characters of the `User-Agent` that signed in. */
+  userAgent?: string | null
+  /** The client address, truncated, when the app opts in. */
+  ip?: string | null
+  /** OIDC sign-ins: the provider id, the OP's session id (`sid`) and subject, and the ID token's `iat` (seconds). */
+  provider?: string | null
+  idpSid?: string | null
+  idpSub?: string | null
+  authTime?: number | null
 }
 
 /** A single-use email sign-in token; `token` is the SHA-256 hash of what was mailed. */
@@ -61,6 +79,23 @@ export interface AdapterAuthenticator {
   credentialPublicKey: string
   transports?: string | null
   credentialDeviceType: string
+  /** A label the user sees ("iCloud Keychain", "Passkey"); optional, absent on rows written by Auth.js adapters. */
+  name?: string | null
+  /** The authenticator model (AAGUID, 8-4-4-4-12 hex) reported at registration. */
+  aaguid?: string | null
+  /** When the credential was registered. */
+  createdAt?: Date | null
+  /** When the credential last signed in (set by the compare-and-swap counter update). */
+  lastUsedAt?: Date | null
+}
+
+/** Options of the compare-and-swap form of `updateAuthenticatorCounter`. */
+export interface CounterUpdateOptions {
+  /**
+   * The counter the caller read. The update happens only while the stored counter still equals it and the new value
+   * is not lower; it also sets `lastUsedAt`. When it does not happen the method returns `null`.
+   */
+  expected?: number
 }
 
 /** Users and accounts: needed by OAuth sign-in with an adapter and by database sessions. */
@@ -89,6 +124,23 @@ export interface SessionAdapter {
   deleteSession(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>
 }
 
+/** Session management: list and bulk-delete a user's sessions ("sign out other devices", admin revocation). */
+export interface SessionManagementAdapter {
+  /** Every session row of the user, expired or not, in any order. */
+  listSessionsByUserId(userId: string): Awaitable<AdapterSession[]>
+  /** Deletes the user's sessions (except the row stored under `exceptToken`) and resolves to how many went. */
+  deleteSessions(filter: { userId: string; exceptToken?: string }): Awaitable<number>
+}
+
+/**
+ * Back-channel logout for database sessions: delete the sessions an OP ended, by its session id and/or subject (both
+ * scoped by provider id). Rows created before the OIDC columns existed never match.
+ */
+export interface IdpSessionAdapter {
+  /** Deletes the sessions of `provider` matching `idpSid` and/or `idpSub` (all given must match); resolves to them. */
+  deleteSessionsByIdp(filter: { provider: string; idpSid?: string; idpSub?: string }): Awaitable<AdapterSession[]>
+}
+
 /** Email sign-in tokens. `useVerificationToken` must delete atomically what it returns. */
 export interface VerificationTokenAdapter {
   createVerificationToken(token: VerificationToken): Awaitable<VerificationToken | null | undefined | void>
@@ -100,11 +152,41 @@ export interface AuthenticatorAdapter {
   getAuthenticator(credentialID: string): Awaitable<AdapterAuthenticator | null>
   createAuthenticator(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
   listAuthenticatorsByUserId(userId: string): Awaitable<AdapterAuthenticator[]>
-  updateAuthenticatorCounter(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>
+  /**
+   * Without `opts.expected`: an unconditional write (Auth.js), throwing for an unknown credential. With it: a
+   * compare-and-swap that never lowers the counter and answers `null` when it missed.
+   */
+  updateAuthenticatorCounter(
+    credentialID: string,
+    newCounter: number,
+    opts?: CounterUpdateOptions,
+  ): Awaitable<AdapterAuthenticator | null>
+  /** Deletes one credential; answers the deleted row, or `null` when there was none. */
+  deleteAuthenticator(credentialID: string): Awaitable<AdapterAuthenticator | null>
+  /** Changes the name or last-use time of a credential; answers the updated row, or `null` when there is none. */
+  updateAuthenticator(
+    credentialID: string,
+    patch: { name?: string | null; lastUsedAt?: Date | null },
+  ): Awaitable<AdapterAuthenticator | null>
+}
+
+/**
+ * The adapter's key-value store (revocation watermarks, replay guards, rate limits). Gatehouse uses it unless the
+ * config names another `store`; the shipped adapters keep it in the same database.
+ */
+export interface StoreAdapter {
+  store: KeyValueStore
 }
 
 /** A storage adapter. Every method is optional; the features in use decide which must exist. */
-export type Adapter = Partial<UserAdapter & SessionAdapter & VerificationTokenAdapter & AuthenticatorAdapter>
+export type Adapter = Partial<
+  UserAdapter &
+    SessionAdapter &
+    SessionManagementAdapter &
+    VerificationTokenAdapter &
+    AuthenticatorAdapter &
+    StoreAdapter
+>
 
 /**
  * An adapter may also offer `transaction(fn)`: several writes as one unit (a throw rolls them all back). The core uses
@@ -113,30 +195,3 @@ export type Adapter = Partial<UserAdapter & SessionAdapter & VerificationTokenAd
 export interface TransactionAdapter {
   transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T>
 }
-
-/** The methods each feature requires, as the config check reports them. */
-export const requiredAdapterMethods = {
-  email: ["createVerificationToken", "useVerificationToken", "getUserByEmail"],
-  database: [
-    "createUser",
-    "getUser",
-    "getUserByEmail",
-    "getUserByAccount",
-    "updateUser",
-    "linkAccount",
-    "createSession",
-    "getSessionAndUser",
-    "updateSession",
-    "deleteSession",
-  ],
-  webauthn: [
-    "createUser",
-    "getUser",
-    "linkAccount",
-    "getAccount",
-    "getAuthenticator",
-    "createAuthenticator",
-    "listAuthenticatorsByUserId",
-    "updateAuthenticatorCounter",
-  ],
-} as const satisfies Record<string, ReadonlyArray<keyof Adapter>>

@@ -1,11 +1,13 @@
 /** `Auth(request, config)`: the core pipeline from a Web Request to a Web Response. */
 import { AuthError, CredentialsSignin, InvalidCallbackUrl, ErrorPageLoop, isClientSafeError } from "../errors"
 import { createLogger } from "../logger"
-import { resolveConfigCached, type ResolvedConfig } from "./config/resolve"
+import type { ResolvedConfig } from "./config/types"
+import { sharedRuntime, type ConfigRuntime } from "./gatehouse"
 import { createContext, requestOrigin } from "./context"
 import { parseActionAndProviderId, parseAuthRequest, type AuthRequest } from "./request"
 import { isValidCallbackUrl } from "./redirect"
 import { route } from "./router"
+import { policyOf, type RoutePolicy } from "./routes"
 import {
   asReturnedRedirect,
   jsonHeaders,
@@ -17,8 +19,10 @@ import {
   type SerializedResult,
 } from "./response"
 import { CookieJar } from "./cookies/jar"
+import type { SessionCache } from "./session/cache"
 import { pageHeaders, renderErrorPage } from "./pages"
-import type { AuthConfig, Awaitable, raw } from "./types"
+import type { raw } from "../symbols"
+import type { AuthConfig, Awaitable } from "./types"
 
 export type LazyAuthConfig = (request: Request) => Awaitable<AuthConfig>
 
@@ -29,6 +33,20 @@ const configErrorBody = {
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...jsonHeaders, ...headers } })
+}
+
+/**
+ * The JSON error answer of a route that answers scripts or servers, in the row's `jsonErrorBody` form. The OAuth form
+ * names only the error type, never the message (which may list configured provider ids).
+ */
+function jsonError(form: RoutePolicy["jsonErrorBody"], error: unknown, status: number | undefined): Response {
+  const type = error instanceof AuthError ? error.type : "AuthError"
+  const headers = error instanceof AuthError ? { ...error.headers } : {}
+  if (form === "oauth") {
+    const body = { error: "invalid_request", error_description: type }
+    return json(status ?? 400, body, { ...headers, "Cache-Control": "no-store" })
+  }
+  return json(status ?? 400, form === "type" ? { error: type } : null, headers)
 }
 
 /** A config error: 500 JSON, or for GET on a page action the Configuration page (or a redirect to `pages.error`). */
@@ -70,7 +88,13 @@ function errorRedirect(
 
 type Outcome = { result: AuthResult; jar: CookieJar } | Response
 
-async function run(request: Request, config: ResolvedConfig): Promise<Outcome> {
+/** What a framework layer's runtime lends the core for one request. */
+export interface HandleOptions {
+  /** The decrypted-session cache of the runtime that owns `config`. */
+  sessionCache?: SessionCache
+}
+
+async function run(request: Request, config: ResolvedConfig, options: HandleOptions): Promise<Outcome> {
   const { logger } = config
   let authRequest: AuthRequest
   try {
@@ -81,25 +105,47 @@ async function run(request: Request, config: ResolvedConfig): Promise<Outcome> {
   }
 
   const { origin, cookies } = requestOrigin(config, authRequest.url)
-  for (const value of [authRequest.query.callbackUrl, authRequest.cookies[cookies.callbackUrl.name]]) {
-    if (value && !isValidCallbackUrl(value, origin)) {
-      return configErrorResponse(request, new InvalidCallbackUrl(`Invalid callback URL. Received: ${value}`), config)
-    }
+  // RD-12: an invalid explicit `callbackUrl` is the caller's mistake (400), not a server error.
+  const explicit = authRequest.query.callbackUrl
+  if (explicit && !isValidCallbackUrl(explicit, origin)) {
+    logger.error(new InvalidCallbackUrl("Invalid callback URL", { cause: { callbackUrl: explicit } }))
+    return json(400, { message: "Invalid callbackUrl." })
+  }
+  // RD-13: a tossed callback-url cookie must not break every route for that browser: it is ignored, and the context
+  // overwrites it with a valid value.
+  const tossed = authRequest.cookies[cookies.callbackUrl.name]
+  const tossedInvalid = Boolean(tossed) && !isValidCallbackUrl(tossed!, origin)
+  if (tossedInvalid) {
+    logger.debug("invalid callback-url cookie ignored", { name: cookies.callbackUrl.name })
+    delete authRequest.cookies[cookies.callbackUrl.name]
   }
 
   const returnRedirect = request.headers.has("X-Auth-Return-Redirect")
   let jar = new CookieJar()
   try {
     const ctx = await createContext(config, authRequest, request)
+    ctx.sessionCache = options.sessionCache
     jar = ctx.jar
     const result = await route(ctx)
+    if (tossedInvalid && !jar.list().some((c) => c.name === cookies.callbackUrl.name)) {
+      jar.delete(cookies.callbackUrl.name, cookies.callbackUrl.options)
+    }
     return { result: returnRedirect ? asReturnedRedirect(result) : result, jar }
   } catch (error) {
-    jar.clear()
-    logger.error(error instanceof Error ? error : new AuthError(String(error)))
-    if (config.raw && error instanceof AuthError && !returnRedirect) throw error
-    if (authRequest.action === "session" && authRequest.method === "POST") return json(400, null)
-    return errorRedirect(config, authRequest, error, returnRedirect)
+    jar.discardSets()
+    // A rejected login is an expected outcome, not a server error: a debug line with its code, no stack.
+    if (error instanceof CredentialsSignin) logger.debug(`credentials sign-in rejected (code "${error.code}")`)
+    else logger.error(error instanceof Error ? error : new AuthError(String(error)))
+    const status = error instanceof AuthError ? error.status : undefined
+    const jsonAnswer = policyOf(authRequest.action).jsonErrors?.includes(authRequest.method) === true
+    // On a route that answers scripts, an error with a status is an answer (400 CSRF, 429 rate limit), not a failure.
+    if (config.raw && error instanceof AuthError && !returnRedirect && !(jsonAnswer && status)) throw error
+    const policy = policyOf(authRequest.action)
+    const response = jsonAnswer
+      ? jsonError(policy.jsonErrorBody, error, status)
+      : errorRedirect(config, authRequest, error, returnRedirect)
+    for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
+    return response
   }
 }
 
@@ -115,8 +161,9 @@ async function run(request: Request, config: ResolvedConfig): Promise<Outcome> {
 export async function handleAuthRequest(
   request: Request,
   config: ResolvedConfig,
+  options: HandleOptions = {},
 ): Promise<Response | ResponseInternal> {
-  const outcome = await run(request, config)
+  const outcome = await run(request, config, options)
   if (outcome instanceof Response) return outcome
   return config.raw ? toInternal(outcome.result, outcome.jar) : toResponse(outcome.result, outcome.jar)
 }
@@ -135,36 +182,42 @@ export async function handleAuthRequest(
 export async function handleAuthRequestSerialized(
   request: Request,
   config: ResolvedConfig,
+  options: HandleOptions = {},
 ): Promise<Response | SerializedResult> {
-  const outcome = await run(request, config)
+  const outcome = await run(request, config, options)
   return outcome instanceof Response ? outcome : serializeResult(outcome.result, outcome.jar)
 }
 
 /**
  * Answers a Web `Request` for one of the auth actions with a Web `Response`. `config` may be a function of the request
- * (resolved per request and cached by the identity of the object it returns).
+ * (resolved per request and cached by the identity of the object it returns). With the `raw` marker a handled action
+ * gives the internal result and an `AuthError` is rethrown; a request that cannot be parsed, a config error and an
+ * error under `X-Auth-Return-Redirect` still answer a `Response`.
  *
  * @example
  * ```ts
- * import { Auth } from "gatehouse/core"
+ * import { Auth } from "gatehouse-auth/core"
  * const response = await Auth(new Request("https://app.example/auth/session"), config)
  * ```
  */
-export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>
+export async function Auth(
+  request: Request,
+  config: AuthConfig & { raw: typeof raw },
+): Promise<ResponseInternal | Response>
 export async function Auth(request: Request, config: AuthConfig | LazyAuthConfig): Promise<Response>
 export async function Auth(
   request: Request,
   config: AuthConfig | LazyAuthConfig,
 ): Promise<Response | ResponseInternal> {
   const userConfig = typeof config === "function" ? await config(request) : config
-  let resolved: ResolvedConfig
+  let runtime: ConfigRuntime
   try {
-    resolved = resolveConfigCached(userConfig, { requestUrl: request.url })
+    runtime = sharedRuntime(userConfig, { requestUrl: request.url })
   } catch (error) {
     const logger = createLogger({ debug: userConfig.debug, logger: userConfig.logger })
     return configErrorResponse(request, error as Error, { ...userConfig, logger })
   }
-  return handleAuthRequest(request, resolved)
+  return handleAuthRequest(request, runtime.resolved, { sessionCache: runtime.sessionCache })
 }
 
 /**
@@ -176,7 +229,12 @@ export async function Auth(
  * const response = await handler(request)
  * ```
  */
-export function createAuthHandler(config: AuthConfig): (request: Request) => Promise<Response> {
-  const resolved = resolveConfigCached(config)
-  return async (request) => (await handleAuthRequest(request, resolved)) as Response
+export function createAuthHandler(
+  config: AuthConfig & { raw: typeof raw },
+): (request: Request) => Promise<Response | ResponseInternal>
+export function createAuthHandler(config: AuthConfig): (request: Request) => Promise<Response>
+export function createAuthHandler(config: AuthConfig): (request: Request) => Promise<Response | ResponseInternal> {
+  const runtime = sharedRuntime(config)
+  const options = { sessionCache: runtime.sessionCache }
+  return (request) => handleAuthRequest(request, runtime.resolved, options)
 }

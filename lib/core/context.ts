@@ -1,12 +1,15 @@
 /** The per-request context: the resolved config plus everything derived from this one request. */
 import { InvalidProvider } from "../errors"
 import type { LoggerInstance } from "../logger"
-import type { ResolvedConfig } from "./config/resolve"
+import type { ResolvedConfig } from "./config/types"
 import type { InternalProvider } from "./config/providers"
-import type { AuthAction } from "./config/env"
+import type { AuthAction } from "./routes"
 import { CookieJar } from "./cookies/jar"
 import { resolveCsrf } from "./csrf"
 import type { AuthRequest } from "./request"
+import type { SessionCache } from "./session/cache"
+import type { SessionContext } from "./session/types"
+import type { OAuthFlowContext, ResolvedOAuthProvider } from "../oauth"
 import type { CookiesOptions } from "./types"
 
 export interface RequestContext {
@@ -21,6 +24,8 @@ export interface RequestContext {
   readonly jar: CookieJar
   readonly logger: LoggerInstance
   readonly provider?: InternalProvider
+  /** The decrypted-session cache of the runtime serving this request, when it has one. */
+  sessionCache?: SessionCache
   csrfToken: string
   csrfVerified: boolean
   callbackUrl: string
@@ -71,12 +76,17 @@ export async function createContext(
 ): Promise<RequestContext> {
   const { origin, secure, cookies } = requestOrigin(config, request.url)
   let provider: InternalProvider | undefined
-  if (request.providerId !== undefined) {
+  // `passkeys/<rename|delete>` and `sessions/revoke`: the second segment names an operation, not a provider.
+  if (request.providerId !== undefined && request.action !== "passkeys" && request.action !== "sessions") {
     provider = config.providerById.get(request.providerId)
     if (!provider) {
-      throw new InvalidProvider("Provider not found", {
-        cause: { provider: request.providerId, available: [...config.providerById.keys()] },
-      })
+      const ids = [...config.providerById.keys()]
+      throw new InvalidProvider(
+        `Provider "${request.providerId}" not found; the configured ids are: ${ids.join(", ")}`,
+        {
+          cause: { provider: request.providerId, available: [...config.providerById.keys()] },
+        },
+      )
     }
   }
   const jar = new CookieJar()
@@ -94,7 +104,8 @@ export async function createContext(
     csrfVerified: false,
     callbackUrl: origin,
   }
-  if (request.action === "providers") return ctx
+  // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
+  if (request.action === "providers" || request.action === "backchannel-logout") return ctx
 
   if (config.skipCSRFCheck) {
     ctx.csrfVerified = true
@@ -138,4 +149,50 @@ export function requestWithParsedBody(ctx: Pick<RequestContext, "webRequest" | "
     headers,
     body: JSON.stringify(ctx.request.body ?? {}),
   })
+}
+
+/**
+ * The slice of the request context the session functions need.
+ *
+ * @example
+ * ```ts
+ * const session = await readSession(sessionContext(ctx), { reissue: "always" })
+ * ```
+ */
+export function sessionContext(ctx: RequestContext): SessionContext {
+  return {
+    config: ctx.config,
+    cookies: ctx.cookies,
+    requestCookies: ctx.request.cookies,
+    jar: ctx.jar,
+    sessionCache: ctx.sessionCache,
+    userAgent: ctx.request.headers.get("user-agent"),
+  }
+}
+
+/**
+ * The slice of the request context the OAuth engine needs.
+ *
+ * @example
+ * ```ts
+ * const url = await startOAuthSignIn(oauthFlowContext(ctx, provider))
+ * ```
+ */
+export function oauthFlowContext(ctx: RequestContext, provider: ResolvedOAuthProvider): OAuthFlowContext {
+  return {
+    provider,
+    callbackUrl: actionUrl(ctx, "callback", provider.id),
+    origin: ctx.origin,
+    configuredOrigin: ctx.config.authUrl !== undefined,
+    secret: ctx.config.secret,
+    requestCookies: ctx.request.cookies,
+    checkCookies: {
+      state: ctx.cookies.state,
+      pkceCodeVerifier: ctx.cookies.pkceCodeVerifier,
+      nonce: ctx.cookies.nonce,
+    },
+    setCookie: (name, value, options) => ctx.jar.set(name, value, options),
+    logger: ctx.logger,
+    query: ctx.request.query,
+  }
 }

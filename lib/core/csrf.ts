@@ -1,15 +1,5 @@
 /** CSRF double-submit: a random token in a hashed cookie, echoed in the form body of every state-changing POST. */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
-
-function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex")
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
+import { constantTimeEqual, keyedHash, randomToken } from "./secrets"
 
 export interface CsrfState {
   token: string
@@ -39,11 +29,11 @@ export function resolveCsrf(params: {
     const sep = cookieValue.indexOf("|")
     const token = cookieValue.slice(0, sep)
     const hash = cookieValue.slice(sep + 1)
-    if (sep > 0 && /^[0-9a-f]{64}$/.test(token) && secret.some((s) => safeEqual(hash, sha256Hex(`${token}${s}`)))) {
-      const verified = isPost && typeof bodyToken === "string" && safeEqual(bodyToken, token)
+    if (sep > 0 && /^[0-9a-f]{64}$/.test(token) && secret.some((s) => constantTimeEqual(hash, keyedHash(token, s)))) {
+      const verified = isPost && typeof bodyToken === "string" && constantTimeEqual(bodyToken, token)
       return { token, verified }
     }
   }
-  const token = randomBytes(32).toString("hex")
-  return { token, cookie: `${token}|${sha256Hex(`${token}${secret[0]}`)}`, verified: false }
+  const token = randomToken()
+  return { token, cookie: `${token}|${keyedHash(token, secret[0]!)}`, verified: false }
 }

@@ -1,11 +1,12 @@
 /**
- * `gatehouse/core`: the framework-neutral core. `Auth(request, config)` answers a Web Request with a Web Response.
+ * `gatehouse-auth/core`: the framework-neutral core. `Auth(request, config)` answers a Web Request with a Web Response.
  */
 export { Auth, createAuthHandler, handleAuthRequest, handleAuthRequestSerialized, type LazyAuthConfig } from "./auth"
-export { raw, skipCSRFCheck } from "./types"
-export { customFetch } from "../providers/types"
-export { setEnvDefaults, createActionURL, isAuthAction, authActions, type AuthAction } from "./config/env"
-export { resolveConfig, resolveConfigCached, type ResolvedConfig } from "./config/resolve"
+export { raw, skipCSRFCheck, customFetch } from "../symbols"
+export { setEnvDefaults, createActionURL } from "./config/env"
+export { isAuthAction, authActions, providerActions, type AuthAction } from "./routes"
+export { resolveConfig, resolveConfigCached } from "./config/resolve"
+export type { ResolvedConfig } from "./config/types"
 export { getSessionState, type SessionState } from "./session"
 export type { ResponseInternal, AuthResult, SerializedResult } from "./response"
 export type {

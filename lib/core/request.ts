@@ -1,6 +1,6 @@
 /** Parses a Web `Request` once into what the actions need: action, provider, method, query, body, cookies. */
 import { UnknownAction } from "../errors"
-import { isAuthAction, type AuthAction } from "./config/env"
+import { isRoute, providerActions, type AuthAction } from "./routes"
 import { parseCookieHeader } from "../cookie-header"
 
 export interface AuthRequest {
@@ -14,9 +14,36 @@ export interface AuthRequest {
   cookies: Record<string, string>
   /** The first `error` search parameter. */
   error?: string
+  /**
+   * POST /backchannel-logout only: the raw body text (read up to {@link MAX_LOGOUT_BODY_BYTES}), or `null` when it was
+   * larger; the other fields' `body` stays unset for that action.
+   */
+  rawBody?: string | null
 }
 
-const providerActions: ReadonlySet<AuthAction> = new Set(["signin", "callback", "webauthn-options"])
+/** Largest body POST /backchannel-logout reads (next-wave C.1): reading stops past it. */
+export const MAX_LOGOUT_BODY_BYTES = 16 * 1024
+
+/** Reads at most `limit` bytes of the body: the text, or `null` (and the stream cancelled) when it is larger. */
+async function readCapped(request: Request, limit: number): Promise<string | null> {
+  const declared = Number(request.headers.get("content-length") ?? 0)
+  if (declared > limit) return null
+  if (!request.body) return ""
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined)
+      return null
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString("utf8")
+}
 
 /**
  * Splits a pathname into action and provider id under `basePath` (`""` for the root). Returns null when it is not one
@@ -37,7 +64,7 @@ export function parseActionAndProviderId(
   const segments = rest.split("/").filter(Boolean)
   if (segments.length < 1 || segments.length > 2) return null
   const [action, rawProviderId] = segments as [string, string | undefined]
-  if (!isAuthAction(action)) return null
+  if (!isRoute(action)) return null
   let providerId: string | undefined
   if (rawProviderId !== undefined && rawProviderId !== "undefined") {
     if (!providerActions.has(action)) return null
@@ -96,7 +123,10 @@ export async function parseAuthRequest(request: Request, basePath: string): Prom
   const parsed = parseActionAndProviderId(url.pathname, basePath)
   if (!parsed) throw new UnknownAction("Cannot parse action")
   let body: Record<string, unknown> | undefined
-  if (method === "POST") {
+  let rawBody: string | null | undefined
+  if (method === "POST" && parsed.action === "backchannel-logout") {
+    rawBody = await readCapped(request, MAX_LOGOUT_BODY_BYTES)
+  } else if (method === "POST") {
     try {
       body = await readBody(request)
     } catch (error) {
@@ -115,5 +145,6 @@ export async function parseAuthRequest(request: Request, basePath: string): Prom
     body,
     cookies: parseCookieHeader(request.headers.get("cookie")),
     error: url.searchParams.get("error") ?? undefined,
+    ...(rawBody === undefined ? {} : { rawBody }),
   }
 }

@@ -1,89 +1,15 @@
 /**
- * Public types of the core: the config (`AuthConfig`) and the models callbacks and events see.
+ * Public types of the core: the config (`AuthConfig`), its callbacks and events. The models they carry live in
+ * `lib/models.ts` and are re-exported here for existing imports.
  */
 import type { SerializeOptions } from "cookie"
 import type { Adapter, AdapterSession, AdapterUser } from "../adapters/types"
+import type { KeyValueStore } from "../store/types"
 import type { LoggerInstance } from "../logger"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/types"
-import type { Provider, ProviderType, CredentialInput } from "../providers/types"
-
-export type Awaitable<T> = T | PromiseLike<T>
-
-/** A user as providers return it and callbacks see it. */
-export interface User {
-  id?: string
-  name?: string | null
-  email?: string | null
-  image?: string | null
-  [key: string]: unknown
-}
-
-/** A provider account (OAuth token response fields included, `token_type` lowercased). */
-export interface Account {
-  provider: string
-  providerAccountId: string
-  type: ProviderType
-  userId?: string
-  access_token?: string
-  refresh_token?: string
-  id_token?: string
-  scope?: string
-  token_type?: string
-  expires_in?: number
-  expires_at?: number
-  [key: string]: unknown
-}
-
-/** OpenID Connect standard claims; any other claim may be present. */
-export interface Profile {
-  id?: string | null
-  sub?: string | null
-  name?: string | null
-  given_name?: string | null
-  family_name?: string | null
-  middle_name?: string | null
-  nickname?: string | null
-  preferred_username?: string | null
-  profile?: string | null
-  picture?: unknown
-  website?: string | null
-  email?: string | null
-  email_verified?: boolean | null
-  gender?: string | null
-  birthdate?: string | null
-  zoneinfo?: string | null
-  locale?: string | null
-  phone_number?: string | null
-  updated_at?: Date | string | number | null
-  address?: {
-    formatted?: string | null
-    street_address?: string | null
-    locality?: string | null
-    region?: string | null
-    postal_code?: string | null
-    country?: string | null
-  } | null
-  [claim: string]: unknown
-}
-
-/** The session given to the browser and to handlers. */
-export interface Session {
-  user?: User
-  expires: string
-  [key: string]: unknown
-}
-
-/** The payload of a session JWT. */
-export interface JWT {
-  sub?: string
-  name?: string | null
-  email?: string | null
-  picture?: string | null
-  iat?: number
-  exp?: number
-  jti?: string
-  [claim: string]: unknown
-}
+import type { Provider, CredentialInput } from "../providers/types"
+import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from "../models"
+import type { raw, skipCSRFCheck } from "../symbols"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -95,6 +21,8 @@ export interface SessionOptions {
   updateAge: number
   /** Token generator for database sessions. */
   generateSessionToken: () => string
+  /** Seconds after sign-in during which sensitive calls (deleting a passkey) are allowed. Default 900. */
+  freshAge: number
 }
 
 export interface JWTOptions {
@@ -111,13 +39,6 @@ export interface PagesOptions {
   error: string
   verifyRequest: string
   newUser: string
-}
-
-export interface Theme {
-  colorScheme?: "auto" | "dark" | "light"
-  logo?: string
-  brandColor?: string
-  buttonText?: string
 }
 
 export interface CookieOption {
@@ -140,6 +61,42 @@ export type CookiesOverride = {
   [K in keyof CookiesOptions]?: { name?: string; options?: Partial<SerializeOptions> }
 }
 
+/** The `session` callback's parameter with JWT sessions: the decoded token (after the `jwt` callback). */
+export interface JwtSessionCallbackParams {
+  session: { user: User; expires: string }
+  token: JWT
+  user?: never
+}
+
+/** The `session` callback's parameter with database sessions: the stored session and its user. */
+export interface DatabaseSessionCallbackParams {
+  /** The stored session without its token or user id (never exposed to page scripts through GET /session). */
+  session: { user: AdapterUser; expires: Date }
+  user: AdapterUser
+  /** The `data` of a POST /session update. */
+  newSession?: unknown
+  trigger?: "update"
+  token?: never
+}
+
+/** What the `session` callback really receives: `token` with JWT sessions, `user` with database sessions. */
+export type SessionCallbackParams = JwtSessionCallbackParams | DatabaseSessionCallbackParams
+
+/**
+ * The `session` callback's declared parameter: Auth.js's single bag, so a callback written for Auth.js (`token.sub`)
+ * compiles unchanged. Only half of it is present for a given strategy (see {@link SessionCallbackParams}); annotate
+ * your parameter with `JwtSessionCallbackParams` or `DatabaseSessionCallbackParams` for the precise type.
+ */
+export interface SessionCallbackBag {
+  session: { user: User | AdapterUser; expires: string | Date }
+  /** JWT sessions only. */
+  token: JWT
+  /** Database sessions only. */
+  user: AdapterUser
+  newSession?: unknown
+  trigger?: "update"
+}
+
 export interface CallbacksOptions {
   signIn: (params: {
     user: User | AdapterUser
@@ -149,13 +106,10 @@ export interface CallbacksOptions {
     email?: { verificationRequest?: boolean }
   }) => Awaitable<boolean | string>
   redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>
-  session: (params: {
-    session: Session & Partial<AdapterSession> & { user: User }
-    token: JWT
-    user: AdapterUser
-    newSession?: unknown
-    trigger?: "update"
-  }) => Awaitable<Session | Record<string, unknown>>
+  /** Shapes the session the browser and handlers see; what the parameter holds depends on the strategy. */
+  session: (
+    params: SessionCallbackBag,
+  ) => Awaitable<Session | DatabaseSessionCallbackParams["session"] | Record<string, unknown>>
   jwt: (params: {
     token: JWT
     /** Present at sign-in (`trigger` "signIn"/"signUp") only. */
@@ -184,46 +138,90 @@ export interface AuthorizedRequest {
   nextUrl: URL
   method: string
   headers: Headers
+  /** The framework's own request object, when there is one (the Express `req`). */
+  req?: unknown
 }
 
 export interface EventCallbacks {
   signIn: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
-  signOut: (message: { session?: AdapterSession | null | void; token?: JWT | null }) => Awaitable<void>
+  /**
+   * A session ended: sign-out, or `reason: "revoked"` (session management: revoked by id, "sign out other devices",
+   * "sign out everywhere", an admin revocation, or a JWT refused because of such a revocation), or
+   * `reason: "backchannel"` (the OpenID provider ended it through back-channel logout).
+   */
+  signOut: (message: {
+    session?: AdapterSession | null | void
+    token?: JWT | null
+    reason?: "revoked" | "backchannel"
+  }) => Awaitable<void>
+  /** Gatehouse: a verified back-channel logout token was processed; `count` database sessions were deleted. */
+  backchannelLogout: (message: { provider: string; sid?: string; sub?: string; count: number }) => Awaitable<void>
   createUser: (message: { user: User }) => Awaitable<void>
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>
+  /**
+   * Gatehouse: the first passwordless proof of an address whose user was never verified replaced that user (its
+   * account links and sessions are gone; the new user has a new id). Drop anything your app attached to
+   * `previousUser` that the address owner did not create, such as a password.
+   */
+  accountRecovered: (message: { user: AdapterUser; previousUser: AdapterUser }) => Awaitable<void>
+  /** Gatehouse: a security-relevant event, e.g. `webauthn.counter_regression` (a cloned or replayed authenticator). */
+  securityAlert: (message: {
+    type: "webauthn.counter_regression"
+    userId: string
+    credentialID: string
+  }) => Awaitable<void>
 }
-
-/** Marker: return the internal result instead of a `Response` (for framework authors). */
-export const raw: unique symbol = Symbol.for("gatehouse.raw")
-/**
- * Marker: skip the built-in CSRF check.
- *
- * **Warning**: only for framework authors that do their own CSRF protection; otherwise it opens every POST action
- * to cross-site request forgery.
- */
-export const skipCSRFCheck: unique symbol = Symbol.for("gatehouse.skipCSRFCheck")
 
 /** The configuration of Gatehouse. */
 export interface AuthConfig {
   providers: Provider[]
   adapter?: Adapter
-  basePath?: string
+  /**
+   * Longest time one adapter call may take, in ms (default 5000). A call that takes longer fails closed: a session
+   * read answers "no session", a sign-in ends on the error page.
+   */
+  adapterTimeout?: number
+  basePath?: string | undefined
   callbacks?: Partial<CallbacksOptions>
   cookies?: CookiesOverride
-  debug?: boolean
+  debug?: boolean | undefined
   events?: Partial<EventCallbacks>
+  /** Accepted for Auth.js compatibility and ignored: WebAuthn is generally available. */
   experimental?: { enableWebAuthn?: boolean }
+  /**
+   * Optional routes: `passkeyRoutes` serves `GET <base>/passkeys` and `POST <base>/passkeys/{rename,delete}`;
+   * `sessionRoutes` serves `GET <base>/sessions` and `POST <base>/sessions/revoke`.
+   */
+  features?: { passkeyRoutes?: boolean; sessionRoutes?: boolean }
   jwt?: Partial<JWTOptions>
   logger?: Partial<LoggerInstance>
+  /**
+   * Longest time one outgoing OAuth/OIDC request (discovery, token, userinfo, JWKS, and the `fetch` a provider's
+   * custom userinfo request gets) may take, in ms (default 10000).
+   */
+  httpTimeout?: number
   pages?: Partial<PagesOptions>
   raw?: typeof raw
-  redirectProxyUrl?: string
-  secret?: string | string[]
+  redirectProxyUrl?: string | undefined
+  /**
+   * Where the redirect proxy may forward a callback: exact origins or `https://*.preview.example.com` patterns (one
+   * label). Default `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma-separated); empty means the proxy forwards nowhere.
+   */
+  redirectProxyAllowedOrigins?: string[]
+  /** `process.env.AUTH_SECRET` may be passed as is: `undefined` falls back to the `AUTH_SECRET` variables. */
+  secret?: string | string[] | undefined
   session?: Partial<SessionOptions>
   skipCSRFCheck?: typeof skipCSRFCheck
+  /**
+   * The key-value store for revocation watermarks, replay guards and rate limits. Default: the adapter's `store`
+   * (PostgreSQL, SQLite, Redis keep it in the same database), else one in this process's memory.
+   */
+  store?: KeyValueStore
   theme?: Theme
-  trustHost?: boolean
-  useSecureCookies?: boolean
+  trustHost?: boolean | undefined
+  useSecureCookies?: boolean | undefined
 }
+
+export type { Account, Awaitable, JWT, Profile, ProviderType, Session, Theme, TokenSet, User } from "../models"

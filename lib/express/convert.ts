@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { httpError, readRequestBody } from "./body"
 import type { HttpError } from "./body"
+import { originOf, type OriginRequest } from "./origin"
 
 export type { HttpError }
 
@@ -9,15 +10,11 @@ export type { HttpError }
  * The parts of a Node request the converter reads. An Express 4 or 5 `Request` satisfies it, and so does a plain
  * `IncomingMessage` (no `app`: then no proxy header is trusted and the protocol comes from the socket).
  */
-export interface NodeRequest extends IncomingMessage {
+export interface NodeRequest extends OriginRequest {
   /** Express: the URL before any mount path was stripped. Falls back to `url`. */
   originalUrl?: string
-  /** Express: `http` or `https`, after the app's `trust proxy` setting. */
-  protocol?: string
   /** A body some earlier middleware parsed (`express.json()`, `express.urlencoded()`, ...). */
   body?: unknown
-  /** Express: the application, whose compiled `trust proxy fn` setting decides whether `X-Forwarded-Host` counts. */
-  app?: { get(setting: string): unknown }
 }
 
 /** Options of {@link toWebRequest}. */
@@ -31,11 +28,7 @@ export interface ToWebRequestOptions {
 /** The default limit of a body read from the stream: 100 KB, as body-parser's. */
 export const DEFAULT_BODY_LIMIT = 102_400
 
-// RFC 3986: host = IP-literal / IPv4address / reg-name, then [ ":" port ]. The reg-name is narrowed to the letters,
-// digits, "-", "." and "_" real host names use, so nothing a URL parser would re-interpret can get through.
-const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::[0-9]{1,5})?$/
-
-type TrustProxy = (address: string | undefined, hop: number) => boolean
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"])
 
 /**
  * Builds a Web `Request` from a Node/Express request, for handing it to `Auth()` or another Web-standard handler.
@@ -47,7 +40,8 @@ type TrustProxy = (address: string | undefined, hop: number) => boolean
  * read from the stream up to `bodyLimit` bytes.
  *
  * @throws {@link HttpError} 413 (`entity.too.large`) when the body exceeds `bodyLimit`; 400 (`request.invalid.host`,
- *   `request.invalid.url`) when no valid origin or path can be formed; 400 (`request.aborted`) when the client stops
+ *   `request.invalid.url`) when no valid origin or path can be formed; 400 (`request.invalid.method`) for a method
+ *   the Fetch standard forbids (CONNECT, TRACE, TRACK); 400 (`request.aborted`) when the client stops
  *   sending the body.
  * @example
  * ```ts
@@ -63,9 +57,11 @@ type TrustProxy = (address: string | undefined, hop: number) => boolean
  */
 export async function toWebRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<Request> {
   // Concatenated, not resolved against a base: a path such as `//evil.example/x` must stay a path.
-  const url = new URL((options.authUrl ? options.authUrl.origin : requestOrigin(req)) + pathOf(req))
+  const url = new URL(originOf(req, options.authUrl) + pathOf(req))
   const headers = copyHeaders(req)
   const method = (req.method ?? "GET").toUpperCase()
+  // The Fetch standard forbids some methods Node accepts (CONNECT, TRACE, TRACK): no Web Request can carry them.
+  if (FORBIDDEN_METHODS.has(method)) throw httpError(400, "request.invalid.method", "Unsupported request method")
   const body = method === "GET" || method === "HEAD" ? null : await readRequestBody(req, limitOf(options))
   if (!body) return new Request(url, { method, headers })
   // The body may have been re-encoded, so its framing headers are those of the bytes actually sent.
@@ -150,50 +146,6 @@ function limitOf(options: ToWebRequestOptions): number {
     throw Object.assign(new TypeError("bodyLimit must be a non-negative integer"), { code: "ERR_INVALID_ARG_VALUE" })
   }
   return limit
-}
-
-/** `protocol://host` as Express computes them, validated. */
-function requestOrigin(req: NodeRequest): string {
-  const trust = trustProxyOf(req)
-  const protocol = (typeof req.protocol === "string" ? req.protocol : socketProtocol(req)).toLowerCase()
-  if (protocol !== "http" && protocol !== "https") {
-    throw httpError(400, "request.invalid.protocol", "Invalid request protocol")
-  }
-  const host = resolveHost(req, trust)
-  if (!host || !HOST.test(host)) throw httpError(400, "request.invalid.host", "Invalid Host header")
-  try {
-    return new URL(`${protocol}://${host}`).origin
-  } catch {
-    throw httpError(400, "request.invalid.host", "Invalid Host header")
-  }
-}
-
-/**
- * The host with its port, as Express 5's `req.host` computes it: `X-Forwarded-Host` (its first value) when the app
- * trusts the immediate peer, else `Host`. Express 4 has no such getter (its `req.host` is the deprecated `hostname`,
- * without the port), so the same rule is applied here for both, using the app's compiled `trust proxy fn`.
- */
-function resolveHost(req: NodeRequest, trust: TrustProxy): string | undefined {
-  const forwarded = headerValue(req, "x-forwarded-host")
-  if (forwarded && trust(req.socket?.remoteAddress, 0)) {
-    const comma = forwarded.indexOf(",")
-    return (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim()
-  }
-  return headerValue(req, "host")?.trim()
-}
-
-function trustProxyOf(req: NodeRequest): TrustProxy {
-  const fn = req.app?.get("trust proxy fn")
-  return typeof fn === "function" ? (fn as TrustProxy) : () => false
-}
-
-function socketProtocol(req: NodeRequest): string {
-  return (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? "https" : "http"
-}
-
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name]
-  return Array.isArray(value) ? value[0] : value
 }
 
 /**

@@ -1,6 +1,20 @@
-/** The Express layer: `ExpressAuth`, `getSession`, `requireAuth`, and the Node ↔ Web converters. */
+/** The Express layer: `Gatehouse`, `ExpressAuth`, `getSession`, `requireAuth`, and the Node ↔ Web converters. */
 import "./augment"
 
+export {
+  Gatehouse,
+  type GatehouseInstance,
+  type GatehouseAuth,
+  type GatehouseHandlers,
+  type GatehouseSignIn,
+  type GatehouseSignOut,
+  type GatehouseUpdate,
+  type AuthenticatedHandler,
+  type SignInOptions,
+  type SignOutOptions,
+  type AuthorizationParams,
+} from "./gatehouse"
+export type { ExpressConfigInput } from "./identity"
 export { ExpressAuth, type ExpressAuthConfig, type ExpressAuthOptions } from "./auth"
 export { getSession } from "./session"
 export { requireAuth, type RequireAuthOptions } from "./require-auth"

@@ -1,7 +1,5 @@
 /** Finds the base path of an Express mount: `req.baseUrl`, or, under a wildcard mount, what precedes the action. */
-import { isAuthAction } from "../core"
-
-const providerActions = new Set(["signin", "callback", "webauthn-options"])
+import { isAuthAction, providerActions } from "../core"
 
 /**
  * The base path Gatehouse is mounted at for this request. With `app.use("/auth", ...)` (Express 4 and 5, routers
@@ -19,7 +17,8 @@ export function mountBasePath(req: { baseUrl: string; path: string; originalUrl:
   const segments = pathname.split("/").filter(Boolean)
   const n = segments.length
   let at = -1
-  if (n >= 2 && providerActions.has(segments[n - 2]!)) at = n - 2
+  const previous = segments[n - 2]
+  if (previous !== undefined && isAuthAction(previous) && providerActions.has(previous)) at = n - 2
   else if (n >= 1 && isAuthAction(segments[n - 1]!)) at = n - 1
   if (at === -1) return req.baseUrl.replace(/\/+$/, "")
   const base = segments.slice(0, at).join("/")

@@ -1,7 +1,7 @@
 /** `decode`: decrypts and validates a session JWE; the key is chosen among the secrets by the `kid` header. */
 import { errors, jwtDecrypt } from "jose"
 import type { CompactJWEHeaderParameters } from "jose"
-import type { JWT } from "../core/types"
+import type { JWT } from "../models"
 import { deriveKey, invalidArgument, toSecretList } from "./keys"
 import type { ContentEncryption } from "./keys"
 import type { JWTDecodeParams } from "./types"
@@ -26,7 +26,7 @@ export type DecodeFailure =
 
 /**
  * Decodes `token` like {@link decode} but throws on a bad token, so the caller can log why it failed.
- * Resolves `null` only when there is no token. Internal: not exported from `gatehouse/jwt`.
+ * Resolves `null` only when there is no token. Internal: not exported from `gatehouse-auth/jwt`.
  *
  * @throws Error with a {@link DecodeFailure} message and the underlying error (or the unknown `kid`) in `cause`;
  *   a `TypeError` (code `ERR_INVALID_ARG_VALUE`) when `secret` or `salt` is invalid.

@@ -1,7 +1,7 @@
 /** `encode`: issues a session JWE in the byte format of Auth.js (`dir` + `A256CBC-HS512`, HKDF key, thumbprint `kid`). */
 import { randomUUID } from "node:crypto"
 import { EncryptJWT } from "jose"
-import type { JWT } from "../core/types"
+import type { JWT } from "../models"
 import { deriveKey, invalidArgument, toSecretList } from "./keys"
 import type { JWTEncodeParams } from "./types"
 

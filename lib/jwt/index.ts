@@ -1,4 +1,4 @@
-/** The `gatehouse/jwt` entry: issue, read and find session JWTs (wire-compatible with Auth.js). */
+/** The `gatehouse-auth/jwt` entry: issue, read and find session JWTs (wire-compatible with Auth.js). */
 export { encode } from "./encode"
 export { decode } from "./decode"
 export { getToken } from "./get-token"

@@ -1,5 +1,5 @@
 /** Parameter types of `encode`, `decode` and `getToken`. */
-import type { JWT } from "../core/types"
+import type { JWT } from "../models"
 import type { LoggerInstance } from "../logger"
 
 export interface JWTEncodeParams<Payload = JWT> {

@@ -1,6 +1,7 @@
 /** Sign-in start: builds the authorization URL and seals the state/PKCE/nonce check cookies. */
 import * as oauth from "oauth4webapi"
-import { createState, sealCheck } from "./checks"
+import { createState, discardCheckCookies, sealCheck } from "./checks"
+import { assertProxyOriginAtStart } from "./proxy"
 import { assertSecureUrl, resolveServer } from "./server"
 import type { OAuthFlowContext } from "./types"
 
@@ -31,8 +32,16 @@ export function redirectUriOf(ctx: OAuthFlowContext): string {
 }
 
 /**
+ * Whether the server says it enforces PKCE with S256. When it does not, PKCE alone may be ignored by it, so a one-time
+ * `state` is added on top (RFC 9700 section 2.1.1; OI-code-injection-nopkce).
+ */
+function advertisesS256(as: oauth.AuthorizationServer): boolean {
+  return Array.isArray(as.code_challenge_methods_supported) && as.code_challenge_methods_supported.includes("S256")
+}
+
+/**
  * Starts an OAuth/OIDC sign-in: returns the authorization URL (code flow, PKCE S256, plus `state` and `nonce` when
- * the provider checks them) and writes the sealed check cookies through `ctx.setCookie`.
+ * the provider checks them; `state` also whenever the server does not advertise S256) and writes the sealed check cookies through `ctx.setCookie`.
  *
  * @example
  * ```ts
@@ -66,11 +75,15 @@ export async function startOAuthSignIn(ctx: OAuthFlowContext): Promise<string> {
   url.searchParams.set("client_id", provider.clientId)
   url.searchParams.set("redirect_uri", redirectUriOf(ctx))
 
-  if (provider.checks.includes("state")) {
+  assertProxyOriginAtStart(ctx)
+  if (provider.checks.includes("state") || !advertisesS256(as)) {
     const origin = provider.redirectProxyUrl ? ctx.callbackUrl : undefined
     const state = await createState(ctx.secret, origin)
     url.searchParams.set("state", state)
     await sealCheck(ctx, "state", state)
+  } else {
+    // A state cookie left by an earlier flow would otherwise be demanded by this flow's callback.
+    discardCheckCookies(ctx, ["state"])
   }
   // PKCE is never optional (BCP-03/04): a fresh 43-character verifier per request, S256 only.
   const codeVerifier = oauth.generateRandomCodeVerifier()

@@ -1,14 +1,16 @@
 /** Callback: redirect-proxy hop, checks, RFC 9207 `iss`, code exchange, ID token and userinfo validation, profile. */
 import * as oauth from "oauth4webapi"
-import type { Profile } from "../core/types"
-import { InvalidCheck, OAuthCallbackError } from "../errors"
+import type { Profile } from "../models"
+import { OAuthCallbackError } from "../errors"
 import type { OAuthConfig, TokenSet } from "../providers/types"
 import { redirectUriOf } from "./authorization-url"
-import { discardCheckCookies, openState, useCheck } from "./checks"
+import { discardCheckCookies, useCheck } from "./checks"
+import { providerFetch } from "./fetch"
+import { proxyHop } from "./proxy"
 import { verifyIdToken } from "./id-token"
 import { buildUserAndAccount } from "./profile"
 import { clientAuthOf, clientOf, requestOptions, resolveServer } from "./server"
-import type { OAuthFlowContext, OAuthSignInResult, ResolvedOAuthProvider } from "./types"
+import type { IdpRecord, OAuthFlowContext, OAuthSignInResult, ResolvedOAuthProvider } from "./types"
 
 /**
  * Finishes an OAuth/OIDC sign-in from the callback parameters (GET query or form_post body). Deletes the check cookies
@@ -34,25 +36,16 @@ export async function finishOAuthSignIn(ctx: OAuthFlowContext, params: URLSearch
   }
 }
 
-async function proxyHop(ctx: OAuthFlowContext, params: URLSearchParams): Promise<OAuthSignInResult | undefined> {
-  const proxy = ctx.provider.redirectProxyUrl
-  const stateParam = params.get("state")
-  if (!proxy || new URL(proxy).origin !== ctx.origin || stateParam === null) return undefined
-  const state = await openState(ctx.secret, stateParam)
-  if (!state) throw new InvalidCheck("State could not be decoded", { cause: { provider: ctx.provider.id } })
-  if (!state.origin || !URL.canParse(state.origin)) return undefined
-  const target = new URL(state.origin)
-  if (target.origin === ctx.origin || !/^https?:$/.test(target.protocol)) return undefined
-  target.search = params.toString()
-  return { kind: "proxy", redirect: target.href }
-}
-
 async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParams): Promise<OAuthSignInResult> {
   const { provider } = ctx
   const as = await resolveServer(provider, "callback")
   const client = clientOf(provider)
 
-  const expectedState = provider.checks.includes("state") ? await useCheck(ctx, "state") : oauth.skipStateCheck
+  // A state cookie means the start added `state` (configured, or because the server does not advertise S256): then
+  // it is required, so a code injected without this browser's state is refused even if the server ignores PKCE.
+  const stateIssued = ctx.requestCookies[ctx.checkCookies.state.name] !== undefined
+  const expectedState =
+    provider.checks.includes("state") || stateIssued ? await useCheck(ctx, "state") : oauth.skipStateCheck
   let callbackParams: URLSearchParams
   try {
     // Compares `state`, and `iss` (RFC 9207: required when the metadata says the server sends it).
@@ -96,7 +89,21 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParam
 
   const { user, account } = await buildUserAndAccount(provider, profile, tokens)
   ctx.logger.debug("oauth callback verified", { provider: provider.id })
-  return { kind: "profile", user, account, profile, tokens }
+  const idp = claims && provider.logout ? idpRecord(provider, claims, result.id_token) : undefined
+  return { kind: "profile", user, account, profile, tokens, ...(idp ? { idp } : {}) }
+}
+
+/** What logout needs to remember of this sign-in (next-wave C.1): keys scoped by provider, the OP's `iat` as auth time. */
+function idpRecord(provider: ResolvedOAuthProvider, claims: oauth.IDToken, idToken: unknown): IdpRecord {
+  const keepIdToken = provider.logout?.rpInitiated && provider.logout.idTokenHint && typeof idToken === "string"
+  return {
+    p: provider.id,
+    iss: claims.iss,
+    sub: claims.sub,
+    ...(typeof claims.sid === "string" && claims.sid ? { sid: claims.sid } : {}),
+    at: typeof claims.iat === "number" ? claims.iat : Math.floor(Date.now() / 1000),
+    ...(keepIdToken ? { idt: idToken } : {}),
+  }
 }
 
 async function fetchProfile(
@@ -108,7 +115,11 @@ async function fetchProfile(
 ): Promise<Profile> {
   let profile: Profile
   if (provider.userinfo.request) {
-    profile = await provider.userinfo.request({ tokens, provider: provider as unknown as OAuthConfig<Profile> })
+    profile = await provider.userinfo.request({
+      tokens,
+      provider: provider as unknown as OAuthConfig<Profile>,
+      fetch: providerFetch(provider),
+    })
   } else {
     if (!as.userinfo_endpoint) throw new TypeError("No userinfo endpoint", { cause: { provider: provider.id } })
     // The access token goes in the Authorization header, never in the query (UI-02).

@@ -88,8 +88,11 @@ export async function useCheck(ctx: OAuthFlowContext, purpose: CheckPurpose): Pr
  * try { return await verifyCallback(ctx) } finally { discardCheckCookies(ctx) }
  * ```
  */
-export function discardCheckCookies(ctx: OAuthFlowContext): void {
-  for (const purpose of ["state", "pkce", "nonce"] as const) {
+export function discardCheckCookies(
+  ctx: OAuthFlowContext,
+  purposes: readonly CheckPurpose[] = ["state", "pkce", "nonce"],
+): void {
+  for (const purpose of purposes) {
     const { name } = ctx.checkCookies[COOKIE_KEY[purpose]]
     if (ctx.requestCookies[name] === undefined) continue
     ctx.setCookie(name, "", { ...cookieOptions(ctx, purpose), expires: undefined, maxAge: 0 })

@@ -10,7 +10,7 @@ import {
   type JWSHeaderParameters,
 } from "jose"
 import type { AuthorizationServer } from "oauth4webapi"
-import { customFetch } from "../providers/types"
+import { providerFetch } from "./fetch"
 import { assertSecureUrl } from "./server"
 import type { ResolvedOAuthProvider } from "./types"
 
@@ -42,8 +42,6 @@ class RemoteKeySet {
       try {
         const response = await this.fetchImpl(this.url.href, {
           headers: { accept: "application/json, application/jwk-set+json" },
-          redirect: "manual",
-          signal: AbortSignal.timeout(10_000),
         })
         if (response.status !== 200) throw new Error("JWKS request failed", { cause: { status: response.status } })
         const jwks = (await response.json()) as JSONWebKeySet
@@ -73,20 +71,20 @@ class RemoteKeySet {
 
 const keySets = new WeakMap<ResolvedOAuthProvider, Map<string, RemoteKeySet>>()
 
-function keySetFor(provider: ResolvedOAuthProvider, jwksUri: string): RemoteKeySet {
+export function keySetFor(provider: ResolvedOAuthProvider, jwksUri: string): RemoteKeySet {
   let byUri = keySets.get(provider)
   if (!byUri) keySets.set(provider, (byUri = new Map()))
   let set = byUri.get(jwksUri)
   if (!set) {
     const url = new URL(jwksUri)
     assertSecureUrl(provider, url, "jwks_uri")
-    set = new RemoteKeySet(url, provider[customFetch] ?? fetch)
+    set = new RemoteKeySet(url, providerFetch(provider))
     byUri.set(jwksUri, set)
   }
   return set
 }
 
-function allowedAlgorithms(provider: ResolvedOAuthProvider, as: AuthorizationServer): string[] {
+export function allowedAlgorithms(provider: ResolvedOAuthProvider, as: AuthorizationServer): string[] {
   const registered = provider.client.id_token_signed_response_alg
   if (registered) return [registered]
   return (as.id_token_signing_alg_values_supported ?? ["RS256"]).filter((alg) => alg !== "none")
@@ -97,7 +95,7 @@ function allowedAlgorithms(provider: ResolvedOAuthProvider, as: AuthorizationSer
  * issuer's JWKS (key chosen by `kid`; without `kid` exactly one usable key must match; unusable keys are ignored);
  * HMAC algorithms use the client secret. `alg: none` passes only with `allowInsecureUnsignedIdTokens` and a client
  * registered with `id_token_signed_response_alg: "none"`. Also refuses an `iat` in the future or older than a day,
- * and an `azp` naming another client.
+ * an `azp` naming another client, and an audience besides the client that the provider does not list as trusted.
  *
  * @throws Error (with the jose error as `cause`) when the token does not verify.
  * @example
@@ -113,11 +111,14 @@ export async function verifyIdToken(
   const fail = (reason: string, cause?: unknown): Error =>
     new Error("ID token verification failed", { cause: { provider: provider.id, reason, err: cause } })
   let alg: string | undefined
+  let typ: string | undefined
   try {
-    alg = decodeProtectedHeader(idToken).alg
+    ;({ alg, typ } = decodeProtectedHeader(idToken))
   } catch (error) {
     throw fail("malformed header", error)
   }
+  // Token confusion (next-wave C.2 rule 2): a logout token never passes as an ID token.
+  if (typeof typ === "string" && /^(application\/)?logout\+jwt$/i.test(typ)) throw fail("logout token")
   if (alg === "none") {
     const registered = provider.client.id_token_signed_response_alg === "none"
     if (!provider.allowInsecureUnsignedIdTokens || !registered) throw fail("unsigned ID token")
@@ -138,7 +139,14 @@ export async function verifyIdToken(
       throw fail(error instanceof errors.JOSEError ? error.code : "verification error", error)
     }
   }
-  const { iat, azp } = decodeJwt(idToken)
+  const { iat, azp, aud, events } = decodeJwt(idToken)
+  if (events !== undefined) throw fail("logout token")
+  // OIDC Core 3.1.3.7 item 3: an audience besides this client must be one the client trusts (oauth4webapi accepts any
+  // extra audience once `azp` names this client).
+  const untrusted = (Array.isArray(aud) ? aud : [aud]).filter(
+    (a) => a !== provider.clientId && !provider.trustedAudiences.includes(String(a)),
+  )
+  if (untrusted.length > 0) throw fail("untrusted extra audience")
   const now = Math.floor(Date.now() / 1000)
   if (typeof iat !== "number" || iat > now + CLOCK_TOLERANCE || iat < now - MAX_ID_TOKEN_AGE) {
     throw fail("iat out of range")

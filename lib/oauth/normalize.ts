@@ -1,14 +1,11 @@
 /** Turns a merged OAuth/OIDC provider config into a validated, frozen {@link ResolvedOAuthProvider}, once per config. */
 import { InvalidConfig, InvalidEndpoints, OAuthProfileParseError } from "../errors"
-import type { Account, Profile, User } from "../core/types"
-import {
-  customFetch,
-  type EndpointConfig,
-  type OAuthConfig,
-  type TokenEndpointConfig,
-  type TokenSet,
-} from "../providers/types"
-import type { ResolvedCheck, ResolvedOAuthProvider } from "./types"
+import type { Account, Profile, TokenSet, User } from "../models"
+import type { EndpointConfig, OAuthConfig, TokenEndpointConfig } from "../providers/types"
+import { customFetch } from "../symbols"
+import { DEFAULT_HTTP_TIMEOUT } from "./fetch"
+import { parseProxyOrigins } from "./proxy"
+import type { ResolvedCheck, ResolvedOAuthProvider, ResolvedOidcLogout } from "./types"
 
 /** Scopes asked for when the provider names none. */
 export const DEFAULT_SCOPE = "openid profile email"
@@ -56,7 +53,7 @@ interface ParsedEndpoint {
  */
 export function normalizeOAuthProvider<P = Profile>(
   provider: OAuthConfig<P>,
-  env: { redirectProxyUrl?: string },
+  env: { redirectProxyUrl?: string; redirectProxyAllowedOrigins?: readonly string[]; httpTimeout?: number },
 ): ResolvedOAuthProvider {
   const { id } = provider
   if (!provider.issuer) {
@@ -118,6 +115,14 @@ export function normalizeOAuthProvider<P = Profile>(
       ? (userinfoConfig.request as ResolvedOAuthProvider["userinfo"]["request"])
       : undefined
 
+  const allowInsecureRequests = assertHttps(provider, [
+    provider.issuer,
+    provider.wellKnown,
+    authorization.url,
+    token.url,
+    userinfo.url,
+  ])
+
   const resolved: ResolvedOAuthProvider = {
     id,
     name: provider.name,
@@ -141,11 +146,16 @@ export function normalizeOAuthProvider<P = Profile>(
     account: provider.account ?? defaultAccount,
     style: provider.style ? deepFreeze({ ...provider.style }) : undefined,
     allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking === true,
+    emailAlwaysVerified: provider.emailAlwaysVerified === true,
+    trustedAudiences: Object.freeze([...(provider.trustedAudiences ?? [])].map(String)),
+    logout: resolveLogout(provider.logout),
     redirectProxyUrl,
+    redirectProxyAllowedOrigins: parseProxyOrigins(env.redirectProxyAllowedOrigins ?? []),
     idToken: provider.idToken !== false,
     formPost,
     allowInsecureUnsignedIdTokens,
-    allowInsecureRequests: provider.allowInsecureRequests === true,
+    allowInsecureRequests,
+    httpTimeout: env.httpTimeout ?? DEFAULT_HTTP_TIMEOUT,
     [customFetch]: provider[customFetch],
   }
   return Object.freeze(resolved)
@@ -188,6 +198,41 @@ export function defaultAccount(tokens: TokenSet): Partial<Account> {
   const account: Record<string, unknown> = {}
   for (const field of ACCOUNT_FIELDS) if (tokens[field] !== undefined) account[field] = tokens[field]
   return account as Partial<Account>
+}
+
+/** Whether `hostname` (as `URL` gives it) is the local machine: `localhost`, `127.0.0.0/8` or `[::1]`. */
+export function isLoopback(hostname: string): boolean {
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    hostname === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  )
+}
+
+/**
+ * Refuses a plain-http server on another machine unless the provider sets `allowInsecureRequests`. A plain-http server
+ * on loopback (a local Keycloak or oidc-provider) needs no flag. Returns whether the provider may make http requests.
+ */
+function assertHttps(
+  provider: Pick<OAuthConfig<unknown>, "id" | "allowInsecureRequests">,
+  urls: readonly (string | undefined)[],
+): boolean {
+  let insecure = provider.allowInsecureRequests === true
+  for (const value of urls) {
+    const url = value && URL.canParse(value) ? new URL(value) : undefined
+    if (url?.protocol !== "http:") continue
+    if (isLoopback(url.hostname)) {
+      insecure = true
+    } else if (provider.allowInsecureRequests !== true) {
+      throw new InvalidConfig(
+        `The "${provider.id}" provider talks to ${url.origin} over plain http; use https, or set ` +
+          "`allowInsecureRequests: true` on the provider if you accept that.",
+        { cause: { provider: provider.id, url: url.origin } },
+      )
+    }
+  }
+  return insecure
 }
 
 function parseEndpoint(endpoint: EndpointConfig | undefined, id: string, key: string): ParsedEndpoint {
@@ -236,4 +281,18 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value)
   }
   return value
+}
+
+function resolveLogout(logout: OAuthConfig["logout"]): ResolvedOidcLogout | undefined {
+  if (!logout) return undefined
+  const backchannel = logout.backchannel
+  return deepFreeze({
+    rpInitiated: logout.rpInitiated === true,
+    endSessionEndpoint: logout.endSessionEndpoint,
+    idTokenHint: logout.idTokenHint !== false,
+    postLogoutRedirectUri: logout.postLogoutRedirectUri,
+    params: { ...(logout.params ?? {}) },
+    backchannel: backchannel === true || (typeof backchannel === "object" && backchannel !== null),
+    legacyUserWide: typeof backchannel === "object" && backchannel?.legacyUserWide === true,
+  })
 }

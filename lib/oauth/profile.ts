@@ -1,6 +1,6 @@
 /** From a provider profile and token set to the `user` and `account` a sign-in needs, with a stable user id. */
 import { OAuthProfileParseError } from "../errors"
-import type { Account, Profile, User } from "../core/types"
+import type { Account, Profile, User } from "../models"
 import type { TokenSet } from "../providers/types"
 import type { ResolvedOAuthProvider } from "./types"
 

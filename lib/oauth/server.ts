@@ -1,7 +1,7 @@
 /** Authorization server metadata (configured or discovered, cached per provider), client metadata and client auth. */
 import { importJWK, type JWK } from "jose"
 import * as oauth from "oauth4webapi"
-import { customFetch } from "../providers/types"
+import { providerFetch } from "./fetch"
 import type { ResolvedOAuthProvider } from "./types"
 
 /** How long discovered metadata is reused before it is fetched again, in ms. */
@@ -11,14 +11,16 @@ const NO_ISSUER = "https://issuer.gatehouse.invalid"
 
 const discovered = new WeakMap<ResolvedOAuthProvider, { at: number; value: Promise<oauth.AuthorizationServer> }>()
 
-/** Options every oauth4webapi request of this provider gets: its `customFetch` and the http-on-loopback switch. */
+/**
+ * Options every oauth4webapi request of this provider gets: the hardened fetch (its `customFetch`, `httpTimeout`, no
+ * redirects) and the http-on-loopback switch.
+ */
 export function requestOptions(
   provider: ResolvedOAuthProvider,
 ): oauth.TokenEndpointRequestOptions & oauth.UserInfoRequestOptions & oauth.DiscoveryRequestOptions {
   return {
-    [oauth.customFetch]: provider[customFetch],
+    [oauth.customFetch]: providerFetch(provider),
     [oauth.allowInsecureRequests]: provider.allowInsecureRequests,
-    signal: AbortSignal.timeout(10_000),
   }
 }
 
@@ -35,12 +37,7 @@ async function discover(provider: ResolvedOAuthProvider): Promise<oauth.Authoriz
   if (provider.wellKnown) {
     const url = new URL(provider.wellKnown)
     assertSecureUrl(provider, url, "wellKnown")
-    const fetchImpl = provider[customFetch] ?? fetch
-    response = await fetchImpl(url.href, {
-      headers: { accept: "application/json" },
-      redirect: "manual",
-      signal: AbortSignal.timeout(10_000),
-    })
+    response = await providerFetch(provider)(url.href, { headers: { accept: "application/json" } })
   } else {
     response = await oauth.discoveryRequest(issuer, { ...requestOptions(provider), algorithm: "oidc" })
   }

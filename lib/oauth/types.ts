@@ -1,8 +1,9 @@
 /** Types shared by the OAuth engine and the core: the resolved provider, the per-request flow context, the result. */
 import type { SerializeOptions } from "cookie"
-import type { Account, Awaitable, Profile, User } from "../core/types"
+import type { Account, Awaitable, Profile, TokenSet, User } from "../models"
 import type { LoggerInstance } from "../logger"
-import type { OAuthClientMetadata, OAuthConfig, ProviderStyle, TokenSet, customFetch } from "../providers/types"
+import type { OAuthClientMetadata, OAuthConfig, ProviderStyle } from "../providers/types"
+import type { customFetch } from "../symbols"
 
 /** The checks Gatehouse runs on a callback; `pkce` is always present. */
 export type ResolvedCheck = "pkce" | "state" | "nonce"
@@ -26,7 +27,11 @@ export interface ResolvedOAuthProvider {
   }
   readonly userinfo: {
     readonly url?: string
-    readonly request?: (context: { tokens: TokenSet; provider: OAuthConfig<Profile> }) => Awaitable<Profile>
+    readonly request?: (context: {
+      tokens: TokenSet
+      provider: OAuthConfig<Profile>
+      fetch: typeof fetch
+    }) => Awaitable<Profile>
   }
   readonly clientId: string
   readonly clientSecret?: string
@@ -36,15 +41,49 @@ export interface ResolvedOAuthProvider {
   readonly account: (tokens: TokenSet) => Partial<Account> | undefined
   readonly style?: ProviderStyle
   readonly allowDangerousEmailAccountLinking: boolean
+  /** The provider verifies every address it returns. */
+  readonly emailAlwaysVerified: boolean
+  /** Audiences besides `clientId` an ID token may carry. */
+  readonly trustedAudiences: readonly string[]
+  /** OIDC logout settings, with defaults applied (absent when the provider configures none). */
+  readonly logout?: ResolvedOidcLogout
   /** Base URL of the redirect proxy (`<proxy origin><basePath>`), when one is configured and usable. */
   readonly redirectProxyUrl?: string
+  /** Origins (or `https://*.suffix` patterns) the redirect proxy may forward a callback to. */
+  readonly redirectProxyAllowedOrigins: readonly string[]
   /** OIDC: read the profile from the ID token (true) or from userinfo (false). */
   readonly idToken: boolean
   /** The authorization request asks for `response_mode=form_post`. */
   readonly formPost: boolean
   readonly allowInsecureUnsignedIdTokens: boolean
   readonly allowInsecureRequests: boolean
+  /** Time limit of each outgoing request of this provider, in ms (the config's `httpTimeout`). */
+  readonly httpTimeout: number
   readonly [customFetch]?: typeof fetch
+}
+
+/** {@link OidcLogoutConfig} with defaults applied. */
+export interface ResolvedOidcLogout {
+  readonly rpInitiated: boolean
+  readonly endSessionEndpoint?: string
+  readonly idTokenHint: boolean
+  readonly postLogoutRedirectUri?: string
+  readonly params: Readonly<Record<string, string>>
+  readonly backchannel: boolean
+  readonly legacyUserWide: boolean
+}
+
+/**
+ * What Gatehouse records about an OIDC sign-in for logout: provider id, issuer, subject, the OP session id, the auth
+ * time (the ID token's `iat`, OP clock) and, for RP-initiated logout with `idTokenHint`, the ID token itself.
+ */
+export interface IdpRecord {
+  p: string
+  iss: string
+  sub: string
+  sid?: string
+  at: number
+  idt?: string
 }
 
 /** Name and serialize options of one check cookie, as the core computed them for this request. */
@@ -60,6 +99,8 @@ export interface OAuthFlowContext {
   callbackUrl: string
   /** The request origin, or AUTH_URL's origin when set. */
   origin: string
+  /** Whether `origin` comes from configuration (`AUTH_URL`) rather than from the request. */
+  configuredOrigin: boolean
   /** The first secret seals; all unseal. */
   secret: readonly string[]
   requestCookies: Record<string, string>
@@ -74,4 +115,4 @@ export interface OAuthFlowContext {
 /** The outcome of a callback: a redirect-proxy hop, or a signed-in profile. */
 export type OAuthSignInResult =
   | { kind: "proxy"; redirect: string }
-  | { kind: "profile"; user: User; account: Account; profile: Profile; tokens: TokenSet }
+  | { kind: "profile"; user: User; account: Account; profile: Profile; tokens: TokenSet; idp?: IdpRecord }

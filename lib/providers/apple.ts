@@ -1,5 +1,5 @@
 /** Sign in with Apple (OpenID Connect); Apple posts the callback back (`response_mode=form_post`). */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of an Apple ID token. Apple never puts the user's name in it. */
@@ -28,7 +28,7 @@ export interface AppleProfile {
  *
  * @example
  * ```ts
- * import Apple from "gatehouse/providers/apple"
+ * import Apple from "gatehouse-auth/providers/apple"
  * Apple({ clientId: "com.example.web", clientSecret: appleClientSecretJwt })
  * ```
  */

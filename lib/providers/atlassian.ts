@@ -1,5 +1,5 @@
 /** Atlassian (OAuth 2.0 3LO) with the `api.atlassian.com/me` endpoint. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The user as `GET https://api.atlassian.com/me` returns it. */
@@ -21,7 +21,7 @@ export interface AtlassianProfile {
  *
  * @example
  * ```ts
- * import Atlassian from "gatehouse/providers/atlassian"
+ * import Atlassian from "gatehouse-auth/providers/atlassian"
  * Atlassian({ clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -1,5 +1,5 @@
 /** Auth0 (OpenID Connect); the issuer is your Auth0 tenant domain, given in the options. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import { oidcProvider, standardProfile } from "./internal/oidc"
 import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
@@ -14,7 +14,7 @@ export interface Auth0Profile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import Auth0 from "gatehouse/providers/auth0"
+ * import Auth0 from "gatehouse-auth/providers/auth0"
  * Auth0({ issuer: "https://example.eu.auth0.com/", clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -13,7 +13,7 @@ export interface AuthentikProfile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import Authentik from "gatehouse/providers/authentik"
+ * import Authentik from "gatehouse-auth/providers/authentik"
  * Authentik({ issuer: "https://auth.example.com/application/o/my-app/", clientId: "...", clientSecret: "..." })
  * ```
  */

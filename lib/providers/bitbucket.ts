@@ -1,6 +1,5 @@
 /** Bitbucket Cloud (OAuth 2); the email comes from `/2.0/user/emails`, as `/2.0/user` has none. */
-import type { Profile, User } from "../core/types"
-import { customFetch } from "./types"
+import type { Profile, User } from "../models"
 import type { OAuthConfig, OAuthUserConfig, TokenSet } from "./types"
 
 /** The user as `GET /2.0/user` returns it, plus the `email` this provider adds from `/2.0/user/emails`. */
@@ -31,7 +30,7 @@ const api = "https://api.bitbucket.org/2.0"
  *
  * @example
  * ```ts
- * import Bitbucket from "gatehouse/providers/bitbucket"
+ * import Bitbucket from "gatehouse-auth/providers/bitbucket"
  * Bitbucket({ clientId: "<consumer key>", clientSecret: "<consumer secret>" })
  * ```
  */
@@ -46,7 +45,7 @@ export function Bitbucket<P extends BitbucketProfile = BitbucketProfile>(
     token: "https://bitbucket.org/site/oauth2/access_token",
     userinfo: {
       url: `${api}/user`,
-      request: ({ tokens, provider }) => fetchBitbucketUser(tokens, provider[customFetch] ?? fetch),
+      request: ({ tokens, fetch }) => fetchBitbucketUser(tokens, fetch),
     },
     profile(profile: P): User {
       return {

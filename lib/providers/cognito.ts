@@ -1,5 +1,5 @@
 /** Amazon Cognito (OpenID Connect); the issuer is your Amazon Cognito user pool, given in the options. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import { oidcProvider, standardProfile } from "./internal/oidc"
 import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
@@ -16,7 +16,7 @@ export interface CognitoProfile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import Cognito from "gatehouse/providers/cognito"
+ * import Cognito from "gatehouse-auth/providers/cognito"
  * Cognito({ issuer: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEfGhI", clientId: "...", clientSecret: "..." })
  * ```
  */

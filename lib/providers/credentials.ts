@@ -10,11 +10,12 @@ export type CredentialsUserConfig<C extends Record<string, CredentialInput>> = P
 
 /**
  * Creates a credentials provider. `authorize(credentials, request)` returns the user, or `null` to reject; throw a
- * subclass of `CredentialsSignin` to choose the `code` shown in the URL.
+ * subclass of `CredentialsSignin` to choose the `code` shown in the URL. Without `authorize` the config throws
+ * `MissingAuthorize` at construction.
  *
  * @example
  * ```ts
- * import Credentials from "gatehouse/providers/credentials"
+ * import Credentials from "gatehouse-auth/providers/credentials"
  * Credentials({
  *   credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
  *   authorize: async ({ username, password }) => (await checkPassword(username, password)) ?? null,
@@ -29,7 +30,8 @@ export function Credentials<C extends Record<string, CredentialInput> = Record<s
     name: "Credentials",
     type: "credentials",
     credentials: {} as C,
-    authorize: () => null,
+    // No default: a missing authorize() is a configuration error (MissingAuthorize), not a form that rejects everyone.
+    authorize: undefined as unknown as CredentialsConfig<C>["authorize"],
     options: config,
   }
 }

@@ -1,5 +1,5 @@
 /** Discord (OAuth 2): identify + email, avatar built from Discord's CDN. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The user as `GET /users/@me` returns it. */
@@ -24,7 +24,7 @@ export interface DiscordProfile {
  *
  * @example
  * ```ts
- * import Discord from "gatehouse/providers/discord"
+ * import Discord from "gatehouse-auth/providers/discord"
  * Discord({ clientId: "...", clientSecret: "..." })
  * ```
  */

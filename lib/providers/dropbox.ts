@@ -1,6 +1,5 @@
 /** Dropbox (OAuth 2); the account comes from the POST-only `users/get_current_account` RPC endpoint. */
-import type { Profile, User } from "../core/types"
-import { customFetch } from "./types"
+import type { Profile, User } from "../models"
 import type { OAuthConfig, OAuthUserConfig, TokenSet } from "./types"
 
 /** The account as `POST /2/users/get_current_account` returns it (common fields). */
@@ -30,7 +29,7 @@ const accountUrl = "https://api.dropboxapi.com/2/users/get_current_account"
  *
  * @example
  * ```ts
- * import Dropbox from "gatehouse/providers/dropbox"
+ * import Dropbox from "gatehouse-auth/providers/dropbox"
  * Dropbox({ clientId: "<app key>", clientSecret: "<app secret>" })
  * ```
  */
@@ -43,7 +42,7 @@ export function Dropbox<P extends DropboxProfile = DropboxProfile>(options: OAut
     token: "https://api.dropboxapi.com/oauth2/token",
     userinfo: {
       url: accountUrl,
-      request: ({ tokens, provider }) => fetchDropboxAccount(tokens, provider[customFetch] ?? fetch),
+      request: ({ tokens, fetch }) => fetchDropboxAccount(tokens, fetch),
     },
     profile(profile: P): User {
       return {

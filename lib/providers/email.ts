@@ -7,8 +7,8 @@ export type { EmailConfig, SendVerificationRequestParams }
 export type EmailUserConfig = Partial<Omit<EmailConfig, "type" | "options">> &
   Pick<EmailConfig, "sendVerificationRequest">
 
-/** Default lifetime of a sign-in link: 24 hours (ASVS 6.5.5 recommends 10 minutes; set `maxAge: 600` for that). */
-export const DEFAULT_EMAIL_MAX_AGE = 24 * 60 * 60
+/** Default lifetime of a sign-in link: 10 minutes (ASVS 6.5.5; Auth.js uses 24 hours). */
+export const DEFAULT_EMAIL_MAX_AGE = 10 * 60
 
 /**
  * Creates an email provider that signs users in with a one-time link. You deliver the message in
@@ -16,7 +16,7 @@ export const DEFAULT_EMAIL_MAX_AGE = 24 * 60 * 60
  *
  * @example
  * ```ts
- * import Email from "gatehouse/providers/email"
+ * import Email from "gatehouse-auth/providers/email"
  * Email({ sendVerificationRequest: async ({ identifier, url }) => myMailer.send(identifier, url) })
  * ```
  */

@@ -1,5 +1,5 @@
 /** Facebook Login (OAuth 2) with the Graph API `/me` endpoint. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The user as `GET /me?fields=id,name,email,picture` returns it. */
@@ -22,7 +22,7 @@ const graph = "https://graph.facebook.com/v21.0"
  *
  * @example
  * ```ts
- * import Facebook from "gatehouse/providers/facebook"
+ * import Facebook from "gatehouse-auth/providers/facebook"
  * Facebook({ clientId: "...", clientSecret: "..." })
  * ```
  */

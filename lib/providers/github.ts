@@ -1,6 +1,5 @@
 /** GitHub (OAuth 2): signs in with a GitHub or GitHub Enterprise Server account, falling back to /user/emails for the email. */
-import type { Profile, User } from "../core/types"
-import { customFetch } from "./types"
+import type { Profile, User } from "../models"
 import type { OAuthConfig, OAuthUserConfig, TokenSet } from "./types"
 
 /** The user as `GET /user` returns it (the fields Gatehouse reads, plus common ones). */
@@ -35,7 +34,7 @@ export interface GitHubEmail {
 export type GitHubUserConfig<P extends GitHubProfile = GitHubProfile> = OAuthUserConfig<P> & {
   enterprise?: {
     /** The Enterprise Server origin, e.g. `https://github.example.com`; the API is then at `<baseUrl>/api/v3`. */
-    baseUrl?: string
+    baseUrl?: string | undefined
   }
 }
 
@@ -45,7 +44,7 @@ export type GitHubUserConfig<P extends GitHubProfile = GitHubProfile> = OAuthUse
  *
  * @example
  * ```ts
- * import GitHub from "gatehouse/providers/github"
+ * import GitHub from "gatehouse-auth/providers/github"
  * GitHub({ clientId: process.env.AUTH_GITHUB_ID, clientSecret: process.env.AUTH_GITHUB_SECRET })
  * // GitHub Enterprise Server:
  * GitHub({ enterprise: { baseUrl: "https://github.example.com" } })
@@ -64,7 +63,7 @@ export function GitHub<P extends GitHubProfile = GitHubProfile>(options: GitHubU
     token: `${baseUrl}/login/oauth/access_token`,
     userinfo: {
       url: `${apiUrl}/user`,
-      request: ({ tokens, provider }) => fetchGitHubUser(apiUrl, tokens, provider[customFetch] ?? fetch),
+      request: ({ tokens, fetch }) => fetchGitHubUser(apiUrl, tokens, fetch),
     },
     profile(profile: P): User {
       return {
@@ -83,7 +82,7 @@ async function fetchGitHubUser(apiUrl: string, tokens: TokenSet, fetchImpl: type
   const headers = {
     Authorization: `Bearer ${tokens.access_token}`,
     Accept: "application/vnd.github+json",
-    "User-Agent": "gatehouse",
+    "User-Agent": "gatehouse-auth",
   }
   const response = await fetchImpl(`${apiUrl}/user`, { headers })
   if (!response.ok) throw new Error("GitHub user request failed", { cause: { status: response.status } })

@@ -1,5 +1,5 @@
-/** GitLab (OAuth 2) on gitlab.com; point the endpoints at your own instance through the options. */
-import type { User } from "../core/types"
+/** GitLab (OAuth 2) on gitlab.com, or on a self-managed instance through `baseUrl`. */
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The user as `GET /api/v4/user` returns it (common fields). */
@@ -17,23 +17,31 @@ export interface GitLabProfile {
   [field: string]: unknown
 }
 
+export type GitLabUserConfig<P extends GitLabProfile = GitLabProfile> = OAuthUserConfig<P> & {
+  /** The instance's origin (and path, if GitLab is served under one); default `https://gitlab.com`. */
+  baseUrl?: string
+}
+
 /**
  * GitLab sign-in (`type: "oauth"`), scope `read_user`.
  *
  * @example
  * ```ts
- * import GitLab from "gatehouse/providers/gitlab"
+ * import GitLab from "gatehouse-auth/providers/gitlab"
  * GitLab({ clientId: "...", clientSecret: "..." })
+ * // Self-managed GitLab:
+ * GitLab({ baseUrl: "https://gitlab.example.com" })
  * ```
  */
-export function GitLab<P extends GitLabProfile = GitLabProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
+export function GitLab<P extends GitLabProfile = GitLabProfile>(options: GitLabUserConfig<P> = {}): OAuthConfig<P> {
+  const baseUrl = (options.baseUrl ?? "https://gitlab.com").replace(/\/+$/, "")
   return {
     id: "gitlab",
     name: "GitLab",
     type: "oauth",
-    authorization: { url: "https://gitlab.com/oauth/authorize", params: { scope: "read_user" } },
-    token: "https://gitlab.com/oauth/token",
-    userinfo: "https://gitlab.com/api/v4/user",
+    authorization: { url: `${baseUrl}/oauth/authorize`, params: { scope: "read_user" } },
+    token: `${baseUrl}/oauth/token`,
+    userinfo: `${baseUrl}/api/v4/user`,
     profile(profile: P): User {
       return {
         id: String(profile.id),

@@ -1,5 +1,5 @@
 /** Google (OpenID Connect): everything is discovered from `https://accounts.google.com`. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import { standardProfile } from "./internal/oidc"
 import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
@@ -18,7 +18,7 @@ export interface GoogleProfile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import Google from "gatehouse/providers/google"
+ * import Google from "gatehouse-auth/providers/google"
  * Google({ clientId: process.env.AUTH_GOOGLE_ID, clientSecret: process.env.AUTH_GOOGLE_SECRET })
  * ```
  */
@@ -33,7 +33,8 @@ export function Google<P extends GoogleProfile = GoogleProfile>(options: OAuthUs
       // The name claim only: no fallback to preferred_username.
       return { ...standardProfile(profile), name: profile.name ?? null }
     },
-    style: { brandColor: "#1a73e8" },
+    // Google's sign-in button guidelines: white with dark text; dark theme #131314 with light text.
+    style: { brandColor: "#ffffff", text: "#1f1f1f", bgDark: "#131314", textDark: "#e3e3e3" },
     options,
   }
 }

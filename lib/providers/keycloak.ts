@@ -13,7 +13,7 @@ export interface KeycloakProfile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import Keycloak from "gatehouse/providers/keycloak"
+ * import Keycloak from "gatehouse-auth/providers/keycloak"
  * Keycloak({ issuer: "https://keycloak.example.com/realms/myrealm", clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -1,5 +1,5 @@
 /** LinkedIn ("Sign In with LinkedIn using OpenID Connect"). */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import { oidcProvider, standardProfile } from "./internal/oidc"
 import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
@@ -15,7 +15,7 @@ export interface LinkedInProfile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import LinkedIn from "gatehouse/providers/linkedin"
+ * import LinkedIn from "gatehouse-auth/providers/linkedin"
  * LinkedIn({ clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -1,5 +1,5 @@
 /** Microsoft Entra ID (formerly Azure AD), OpenID Connect against the v2.0 endpoint of a tenant. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** Claims of an Entra ID v2.0 ID token. */
@@ -23,7 +23,7 @@ export interface MicrosoftEntraIDProfile {
 export type MicrosoftEntraIDUserConfig<P extends MicrosoftEntraIDProfile = MicrosoftEntraIDProfile> =
   OAuthUserConfig<P> & {
     /** A tenant id or domain, or `common`, `organizations`, `consumers`. Ignored when `issuer` is given. */
-    tenantId?: string
+    tenantId?: string | undefined
   }
 
 /**
@@ -32,7 +32,7 @@ export type MicrosoftEntraIDUserConfig<P extends MicrosoftEntraIDProfile = Micro
  *
  * @example
  * ```ts
- * import MicrosoftEntraID from "gatehouse/providers/microsoft-entra-id"
+ * import MicrosoftEntraID from "gatehouse-auth/providers/microsoft-entra-id"
  * MicrosoftEntraID({ tenantId: "contoso.onmicrosoft.com", clientId: "...", clientSecret: "..." })
  * ```
  */
@@ -49,7 +49,8 @@ export function MicrosoftEntraID<P extends MicrosoftEntraIDProfile = MicrosoftEn
     profile(profile: P): User {
       return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }
     },
-    style: { brandColor: "#0078d4" },
+    // Microsoft's sign-in button guidelines: light theme white with #5e5e5e text, dark theme #2f2f2f with white.
+    style: { brandColor: "#ffffff", text: "#5e5e5e", bgDark: "#2f2f2f", textDark: "#ffffff" },
     options,
   }
 }

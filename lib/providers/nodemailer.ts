@@ -12,6 +12,17 @@ export type NodemailerUserConfig = Partial<Omit<EmailConfig, "type" | "options" 
 }
 
 /**
+ * Time limits of one SMTP exchange, in ms, unless the `server` options set their own: nodemailer's defaults (2 min to
+ * connect, 30 s for the greeting, 10 min of socket silence) would hold a magic-link request that long.
+ */
+export const SMTP_TIMEOUTS = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 10_000,
+  dnsTimeout: 10_000,
+}
+
+/**
  * Sends the default sign-in message through the provider's SMTP server. Rejected or pending recipients are errors.
  *
  * @example
@@ -20,10 +31,11 @@ export type NodemailerUserConfig = Partial<Omit<EmailConfig, "type" | "options" 
  * ```
  */
 export async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme } = params
-  const transport = createTransport(provider.server as SMTPTransport.Options)
+  const { identifier, url, provider, theme, expires } = params
+  const server = typeof provider.server === "string" ? { url: provider.server } : (provider.server as object)
+  const transport = createTransport({ ...SMTP_TIMEOUTS, ...server } as SMTPTransport.Options)
   try {
-    const message = signInMessage({ url, theme })
+    const message = signInMessage({ url, theme, expires })
     const result = await transport.sendMail({ to: identifier, from: provider.from, ...message })
     const failed = [...(result.rejected ?? []), ...(result.pending ?? [])].filter(Boolean)
     if (failed.length > 0) throw new Error("Email could not be sent", { cause: { failed: failed.length } })
@@ -37,7 +49,7 @@ export async function sendWithNodemailer(params: SendVerificationRequestParams):
  *
  * @example
  * ```ts
- * import Nodemailer from "gatehouse/providers/nodemailer"
+ * import Nodemailer from "gatehouse-auth/providers/nodemailer"
  * Nodemailer({ server: process.env.EMAIL_SERVER!, from: "Sign in <no-reply@example.com>" })
  * ```
  */

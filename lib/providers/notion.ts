@@ -1,5 +1,5 @@
 /** Notion (public integration OAuth); the user is read from the `owner` of the token response. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig, TokenSet } from "./types"
 
 /** The Notion user who authorized the integration: `owner.user` of the token response. */
@@ -19,7 +19,7 @@ export interface NotionProfile {
  *
  * @example
  * ```ts
- * import Notion from "gatehouse/providers/notion"
+ * import Notion from "gatehouse-auth/providers/notion"
  * Notion({ clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -1,5 +1,5 @@
 /** A generic OpenID Connect provider for any issuer that publishes discovery metadata. */
-import type { Profile, User } from "../core/types"
+import type { Profile, User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /**
@@ -8,7 +8,7 @@ import type { OAuthConfig, OAuthUserConfig } from "./types"
  *
  * @example
  * ```ts
- * import OIDC from "gatehouse/providers/oidc"
+ * import OIDC from "gatehouse-auth/providers/oidc"
  * OIDC({ id: "corp", name: "Corp SSO", issuer: "https://sso.example.com", clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -14,7 +14,7 @@ export interface OktaProfile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import Okta from "gatehouse/providers/okta"
+ * import Okta from "gatehouse-auth/providers/okta"
  * Okta({ issuer: "https://dev-123456.okta.com/oauth2/default", clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -1,5 +1,5 @@
 /** osu! (OAuth 2) with the API v2 `/me` endpoint. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The user as `GET /api/v2/me` returns it (common fields). osu! gives no email address. */
@@ -18,7 +18,7 @@ export interface OsuProfile {
  *
  * @example
  * ```ts
- * import Osu from "gatehouse/providers/osu"
+ * import Osu from "gatehouse-auth/providers/osu"
  * Osu({ clientId: "...", clientSecret: "..." })
  * ```
  */

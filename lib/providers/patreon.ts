@@ -1,5 +1,5 @@
 /** Patreon (OAuth 2) with the API v2 `identity` endpoint. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The JSON:API document `GET /api/oauth2/v2/identity?fields[user]=email,full_name,image_url` returns. */
@@ -17,7 +17,7 @@ export interface PatreonProfile {
  *
  * @example
  * ```ts
- * import Patreon from "gatehouse/providers/patreon"
+ * import Patreon from "gatehouse-auth/providers/patreon"
  * Patreon({ clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -1,6 +1,5 @@
 /** Reddit (OAuth 2); its API wants a descriptive User-Agent, so the user is fetched with a custom request. */
-import type { Profile, User } from "../core/types"
-import { customFetch } from "./types"
+import type { Profile, User } from "../models"
 import type { OAuthConfig, OAuthUserConfig, TokenSet } from "./types"
 
 /** The account as `GET /api/v1/me` returns it (common fields). Reddit gives no email address. */
@@ -24,7 +23,7 @@ const meUrl = "https://oauth.reddit.com/api/v1/me"
  *
  * @example
  * ```ts
- * import Reddit from "gatehouse/providers/reddit"
+ * import Reddit from "gatehouse-auth/providers/reddit"
  * Reddit({ clientId: "...", clientSecret: "..." })
  * ```
  */
@@ -37,7 +36,7 @@ export function Reddit<P extends RedditProfile = RedditProfile>(options: OAuthUs
     token: "https://www.reddit.com/api/v1/access_token",
     userinfo: {
       url: meUrl,
-      request: ({ tokens, provider }) => fetchRedditUser(tokens, provider[customFetch] ?? fetch),
+      request: ({ tokens, fetch }) => fetchRedditUser(tokens, fetch),
     },
     // Reddit rejects an authorization request without `state`.
     checks: ["pkce", "state"],
@@ -52,7 +51,7 @@ export function Reddit<P extends RedditProfile = RedditProfile>(options: OAuthUs
 
 async function fetchRedditUser(tokens: TokenSet, fetchImpl: typeof fetch): Promise<Profile> {
   const response = await fetchImpl(meUrl, {
-    headers: { Authorization: `Bearer ${tokens.access_token}`, "User-Agent": "gatehouse" },
+    headers: { Authorization: `Bearer ${tokens.access_token}`, "User-Agent": "gatehouse-auth" },
   })
   if (!response.ok) throw new Error("Reddit user request failed", { cause: { status: response.status } })
   return (await response.json()) as Record<string, unknown>

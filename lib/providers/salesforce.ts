@@ -18,7 +18,7 @@ export interface SalesforceProfile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import Salesforce from "gatehouse/providers/salesforce"
+ * import Salesforce from "gatehouse-auth/providers/salesforce"
  * Salesforce({ clientId: "...", clientSecret: "..." })
  * ```
  */

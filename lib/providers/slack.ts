@@ -1,5 +1,5 @@
 /** Slack ("Sign in with Slack"), OpenID Connect with issuer `https://slack.com`. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import { oidcProvider, standardProfile } from "./internal/oidc"
 import type { OidcClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
@@ -18,7 +18,7 @@ export interface SlackProfile extends OidcClaims {
  *
  * @example
  * ```ts
- * import Slack from "gatehouse/providers/slack"
+ * import Slack from "gatehouse-auth/providers/slack"
  * Slack({ clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -1,5 +1,5 @@
 /** Spotify (OAuth 2) with the Web API `/v1/me` endpoint. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The user as `GET /v1/me` returns it. */
@@ -20,7 +20,7 @@ export interface SpotifyProfile {
  *
  * @example
  * ```ts
- * import Spotify from "gatehouse/providers/spotify"
+ * import Spotify from "gatehouse-auth/providers/spotify"
  * Spotify({ clientId: "...", clientSecret: "..." })
  * ```
  */

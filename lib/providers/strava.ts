@@ -1,5 +1,5 @@
 /** Strava (OAuth 2) with the `/api/v3/athlete` endpoint. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The athlete as `GET /api/v3/athlete` returns it (common fields). Strava gives no email address. */
@@ -21,7 +21,7 @@ export interface StravaProfile {
  *
  * @example
  * ```ts
- * import Strava from "gatehouse/providers/strava"
+ * import Strava from "gatehouse-auth/providers/strava"
  * Strava({ clientId: "...", clientSecret: "..." })
  * ```
  */

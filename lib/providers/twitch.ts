@@ -1,5 +1,5 @@
 /** Twitch (OpenID Connect); the email and picture claims are asked for explicitly. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import { oidcProvider, standardProfile } from "./internal/oidc"
 import type { OidcStandardClaims } from "./internal/oidc"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
@@ -17,7 +17,7 @@ export interface TwitchProfile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import Twitch from "gatehouse/providers/twitch"
+ * import Twitch from "gatehouse-auth/providers/twitch"
  * Twitch({ clientId: "...", clientSecret: "..." })
  * ```
  */

@@ -1,5 +1,5 @@
 /** Twitter / X (OAuth 2 with PKCE) and the v2 `users/me` endpoint. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The response of `GET /2/users/me?user.fields=profile_image_url`. */
@@ -20,7 +20,7 @@ export interface TwitterProfile {
  *
  * @example
  * ```ts
- * import Twitter from "gatehouse/providers/twitter"
+ * import Twitter from "gatehouse-auth/providers/twitter"
  * Twitter({ clientId: "...", clientSecret: "..." })
  * ```
  */

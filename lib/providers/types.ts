@@ -2,17 +2,21 @@
  * Provider types: the shapes of credentials, email, WebAuthn and OAuth/OIDC providers, with the option names of the
  * reference so that an Auth.js provider config ports unchanged.
  */
-import type { Account, Awaitable, Profile, Theme, User } from "../core/types"
-
-export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+import type { Account, Awaitable, Profile, ProviderType, Theme, TokenSet, User } from "../models"
+import type { customFetch } from "../symbols"
 
 /** Brand style of a provider button on the built-in sign-in page. */
 export interface ProviderStyle {
+  /** An image URL (https or `data:image/...`) shown instead of the built-in monogram mark. */
   logo?: string
   /** @deprecated use brandColor */
   bg?: string
   brandColor?: string
   text?: string
+  /** Button background in dark mode; derived from `brandColor` when left out. */
+  bgDark?: string
+  /** Button text colour in dark mode; derived when left out. */
+  textDark?: string
 }
 
 interface CommonProviderOptions {
@@ -62,27 +66,93 @@ export interface EmailConfig extends CommonProviderOptions {
   type: "email"
   /** SMTP connection: a URL or nodemailer transport options. */
   server?: unknown
-  from?: string
-  /** Lifetime of a sign-in link in seconds. */
+  from?: string | undefined
+  /** Lifetime of a sign-in link in seconds (Gatehouse default: 600). */
   maxAge?: number
+  /**
+   * Gatehouse: the site's public URL (only its origin is used) for the links in the emails. Without it, links use
+   * `AUTH_URL`; in production one of the two is required, since a request's `Host` header must never choose them.
+   */
+  url?: string | undefined
+  /**
+   * Gatehouse: `true` (default) shows a one-click confirmation page when the link is opened (a GET changes nothing,
+   * so mail scanners that prefetch links do not use them up); `false` signs in on the GET itself, like Auth.js.
+   */
+  confirm?: boolean
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
   /** A token generator; by default 32 random bytes as hex. */
   generateVerificationToken?: () => Awaitable<string>
   /** Normalises the address typed by the user; throw to reject it. */
   normalizeIdentifier?: (identifier: string) => string
   /** Secret for hashing tokens; defaults to the config's. */
-  secret?: string | string[]
-  apiKey?: string
+  secret?: string | string[] | undefined
+  apiKey?: string | undefined
   theme?: Theme
   options?: Partial<EmailConfig>
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// WebAuthn (filled in by the WebAuthn issue)
+// WebAuthn
+
+/** The relying party: its id(s) (a registrable domain), display name, and the origin(s) allowed in clientDataJSON. */
+export interface RelyingParty {
+  id: string | string[]
+  name: string
+  origin: string | string[]
+}
+
+/** Where single-use challenge hashes live. Default: the adapter's verification-token methods. */
+export interface ChallengeStore {
+  /** Records `key` until `expires`. */
+  set(key: string, expires: Date): Awaitable<void>
+  /** Deletes `key` atomically; `true` only for the one caller that found it unexpired. */
+  consume(key: string): Awaitable<boolean>
+}
+
+/** What `getUserInfo` answers: the user the ceremony is for, and whether it exists already. */
+export type WebAuthnUserInfo = { user: { id?: string; email?: string | null; name?: string | null }; exists: boolean }
 
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: "webauthn"
-  [key: string]: unknown
+  /** The relying party (Auth.js spelling); the first id and name are used for options, every origin and id verifies. */
+  relayingParty?: Partial<RelyingParty>
+  /** Alias of `relayingParty`. */
+  relyingParty?: Partial<RelyingParty>
+  /** Computes the relying party from the config (never from request headers). */
+  getRelayingParty?: (options: { provider: WebAuthnConfig; authUrl?: URL }) => Partial<RelyingParty>
+  /** Extra options of `generateAuthenticationOptions` (e.g. `timeout`, `userVerification`). */
+  authenticationOptions?: Record<string, unknown>
+  /** Extra options of `generateRegistrationOptions` (e.g. `authenticatorSelection`, `timeout`). */
+  registrationOptions?: Record<string, unknown>
+  /** Extra options of `verifyAuthenticationResponse` (e.g. `requireUserVerification`). */
+  verifyAuthenticationOptions?: Record<string, unknown>
+  /** Extra options of `verifyRegistrationResponse` (e.g. `requireUserVerification`). */
+  verifyRegistrationOptions?: Record<string, unknown>
+  /** Fields of the sign-in form; `email` carries `autocomplete: "username webauthn"`. */
+  formFields: Record<string, CredentialInput>
+  /** Start conditional UI (autofill) on the built-in page. */
+  enableConditionalUI: boolean
+  /** Finds the user an options request is for when nobody is signed in (default: `email` from query/body). */
+  getUserInfo?: (
+    options: { provider: WebAuthnConfig; adapter: unknown },
+    request: { method: string; query: Record<string, string>; body?: Record<string, unknown> },
+  ) => Awaitable<WebAuthnUserInfo | null>
+  /**
+   * When nobody is signed in, list the credentials of the user an `email` names in `allowCredentials` (Auth.js;
+   * `webauthn` default). `passkey` sets false: the answer then never hints at which credentials an email has.
+   */
+  listCredentialsByEmail?: boolean
+  /** Whether an unknown email may register a new user with a passkey (default true). */
+  allowSignUp?: boolean
+  /** `"stable"`: one user handle per user (HMAC of the id); `"random"`: a new one per registration (Auth.js). */
+  userHandle?: "stable" | "random"
+  /** Where challenge hashes are kept (default: the adapter's verification tokens). */
+  challengeStore?: ChallengeStore
+  /** What a counter regression does besides rejecting: `"disable"` also deletes the credential. */
+  onCounterRegression?: "reject" | "disable"
+  /** Accepted for Auth.js compatibility and ignored: the built-in page loads no third-party script. */
+  simpleWebAuthnBrowserVersion?: string | false
+  options?: Partial<Omit<WebAuthnConfig, "options" | "type">>
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -96,25 +166,21 @@ export type EndpointConfig =
       params?: Record<string, unknown>
     }
 
-/** Token endpoint response fields that Gatehouse reads (others are kept too). */
-export interface TokenSet {
-  access_token?: string
-  token_type?: string
-  id_token?: string
-  refresh_token?: string
-  expires_in?: number
-  expires_at?: number
-  scope?: string
-  [key: string]: unknown
-}
-
 /** Userinfo endpoint with an optional custom request (e.g. GitHub's email fallback). */
 export type UserinfoEndpointConfig =
   | EndpointConfig
   | {
       url?: string
       params?: Record<string, unknown>
-      request?: (context: { tokens: TokenSet; provider: OAuthConfig<Profile> }) => Awaitable<Profile>
+      /**
+       * Fetches the profile yourself. Use the `fetch` given here for every request: it is the provider's
+       * `customFetch` bounded by `httpTimeout`, and it does not follow redirects.
+       */
+      request?: (context: {
+        tokens: TokenSet
+        provider: OAuthConfig<Profile>
+        fetch: typeof fetch
+      }) => Awaitable<Profile>
     }
 
 /** Token endpoint, optionally with a custom response conformer. */
@@ -143,13 +209,13 @@ export interface OAuthClientMetadata {
 export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   type: "oauth" | "oidc"
   /** The issuer identifier; discovery runs against `<issuer>/.well-known/openid-configuration`. */
-  issuer?: string
-  wellKnown?: string
+  issuer?: string | undefined
+  wellKnown?: string | undefined
   authorization?: EndpointConfig
   token?: TokenEndpointConfig
   userinfo?: UserinfoEndpointConfig
-  clientId?: string
-  clientSecret?: string
+  clientId?: string | undefined
+  clientSecret?: string | undefined
   client?: OAuthClientMetadata
   /** Checks on the callback. PKCE (S256) is always added; `state` is added with a redirect proxy. */
   checks?: OAuthCheck[]
@@ -158,8 +224,20 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   /** Picks the token fields stored in the account. */
   account?: (tokens: TokenSet) => Partial<Account> | undefined
   style?: ProviderStyle
-  /** Allows linking this OAuth account to an existing user with the same email (risky: see README). */
+  /**
+   * Allows linking this OAuth account to an existing verified user with the same email (risky: see README). Gatehouse
+   * links only when the profile says `email_verified: true` (the boolean), or `emailAlwaysVerified` is set.
+   */
   allowDangerousEmailAccountLinking?: boolean
+  /** Gatehouse: this provider verifies every address it returns, even without an `email_verified` claim. */
+  emailAlwaysVerified?: boolean
+  /**
+   * Gatehouse: audiences besides `clientId` that an ID token may name. Any other extra audience is refused (OIDC Core
+   * 3.1.3.7 item 3), even with `azp` set to this client.
+   */
+  trustedAudiences?: string[]
+  /** Gatehouse: OpenID Connect logout (RP-initiated and back-channel); see {@link OidcLogoutConfig}. */
+  logout?: OidcLogoutConfig
   redirectProxyUrl?: string
   /** OIDC only: read the profile from the ID token (default) or, when false, from userinfo. */
   idToken?: boolean
@@ -178,9 +256,6 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
 /** What a user passes to a catalogue provider factory. */
 export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuthConfig<P>>, "options" | "type">
 
-/** Marker key: a provider's replacement for `fetch`. */
-export const customFetch: unique symbol = Symbol.for("gatehouse.customFetch")
-
 export type OIDCConfig<P = Profile> = OAuthConfig<P> & { type: "oidc" }
 
 /** Any provider config. */
@@ -188,3 +263,24 @@ export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig 
 
 /** A provider as listed in `config.providers`: a config object, or a factory called with no options. */
 export type Provider = ProviderConfig | ((options?: any) => ProviderConfig) // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** OpenID Connect session lifecycle of one provider: RP-initiated logout 1.0 and back-channel logout 1.0. */
+export interface OidcLogoutConfig {
+  /** Sign-out also ends the session at the provider (redirect to its end-session endpoint). Default false. */
+  rpInitiated?: boolean
+  /** The end-session endpoint; default: `end_session_endpoint` from discovery. */
+  endSessionEndpoint?: string
+  /** Keep the sign-in's ID token to send as `id_token_hint`. Default true. */
+  idTokenHint?: boolean
+  /** Default `${origin}${basePath}/signout-callback/${id}`; must be registered at the provider. */
+  postLogoutRedirectUri?: string
+  /** Extra end-session parameters (`ui_locales`, `logout_hint`, …). */
+  params?: Record<string, string>
+  /**
+   * Receive back-channel logout tokens at `POST {basePath}/backchannel-logout/{id}`. Default false. With
+   * `legacyUserWide`, a token also ends every session of the linked user that predates the session columns.
+   */
+  backchannel?: boolean | { legacyUserWide?: boolean }
+}
+
+export type { ProviderType, TokenSet } from "../models"

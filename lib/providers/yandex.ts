@@ -1,6 +1,5 @@
 /** Yandex ID (OAuth 2); the user info endpoint takes the token with the `OAuth` scheme, hence a custom request. */
-import type { Profile, User } from "../core/types"
-import { customFetch } from "./types"
+import type { Profile, User } from "../models"
 import type { OAuthConfig, OAuthUserConfig, TokenSet } from "./types"
 
 /** The user as `GET https://login.yandex.ru/info?format=json` returns it (fields depend on the granted scopes). */
@@ -27,7 +26,7 @@ const infoUrl = "https://login.yandex.ru/info?format=json"
  *
  * @example
  * ```ts
- * import Yandex from "gatehouse/providers/yandex"
+ * import Yandex from "gatehouse-auth/providers/yandex"
  * Yandex({ clientId: "...", clientSecret: "..." })
  * ```
  */
@@ -43,7 +42,7 @@ export function Yandex<P extends YandexProfile = YandexProfile>(options: OAuthUs
     token: "https://oauth.yandex.com/token",
     userinfo: {
       url: infoUrl,
-      request: ({ tokens, provider }) => fetchYandexUser(tokens, provider[customFetch] ?? fetch),
+      request: ({ tokens, fetch }) => fetchYandexUser(tokens, fetch),
     },
     profile(profile: P): User {
       const avatar = profile.default_avatar_id && !profile.is_avatar_empty ? profile.default_avatar_id : undefined

@@ -13,7 +13,7 @@ export interface ZitadelProfile extends OidcStandardClaims {
  *
  * @example
  * ```ts
- * import Zitadel from "gatehouse/providers/zitadel"
+ * import Zitadel from "gatehouse-auth/providers/zitadel"
  * Zitadel({ issuer: "https://my-instance.zitadel.cloud", clientId: "...", clientSecret: "..." })
  * ```
  */

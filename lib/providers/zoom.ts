@@ -1,5 +1,5 @@
 /** Zoom (OAuth 2) with the `/v2/users/me` endpoint. */
-import type { User } from "../core/types"
+import type { User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /** The user as `GET /v2/users/me` returns it (common fields). */
@@ -22,7 +22,7 @@ export interface ZoomProfile {
  *
  * @example
  * ```ts
- * import Zoom from "gatehouse/providers/zoom"
+ * import Zoom from "gatehouse-auth/providers/zoom"
  * Zoom({ clientId: "...", clientSecret: "..." })
  * ```
  */

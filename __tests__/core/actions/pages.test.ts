@@ -1,4 +1,6 @@
 import { Auth } from "../../../lib/core"
+import { MemoryAdapter } from "../../../lib/adapters/memory"
+import Email from "../../../lib/providers/email"
 import { ORIGIN, credentialsConfig, makeRequest } from "../helpers"
 
 const payload = `"><script>alert(1)</script>`
@@ -61,6 +63,16 @@ describe("page actions", () => {
       credentialsConfig({ pages: { verifyRequest: "/check" } }),
     )
     expect(custom.headers.get("location")).toBe("/check?provider=email&type=email")
+  })
+
+  it("GET /verify-request names the lifetime of the email provider's links", async () => {
+    const base = credentialsConfig({ adapter: MemoryAdapter() })
+    const email = Email({ sendVerificationRequest: () => undefined, maxAge: 15 * 60 })
+    const config = { ...base, providers: [...base.providers, email] }
+    const page = await Auth(makeRequest("/auth/verify-request?provider=email&type=email"), config)
+    expect(await page.text()).toContain("<p>The link is valid for 15 minutes and works once.</p>")
+    const unknown = await Auth(makeRequest("/auth/verify-request?provider=credentials&type=email"), config)
+    expect(await unknown.text()).not.toContain("valid for")
   })
 
   it("the error page escapes an HTML payload in the error code", async () => {

@@ -75,12 +75,24 @@ describe("GET /session (JWT)", () => {
     expect(config.logger.errors.map((e) => (e as { type?: string }).type)).toEqual(["JWTSessionError"])
   })
 
-  it("a token encrypted with another salt (cookie name) → null and exactly one logger.error", async () => {
-    const config = credentialsConfig()
+  it("a token encrypted with another salt (cookie name) → null, and one debug line saying why (no error)", async () => {
+    const config = credentialsConfig({ debug: true })
     const token = await encode({ token: { sub: "u1" }, secret: SECRET, salt: "authjs.session-token" })
     const response = await Auth(makeRequest("/auth/session", { cookies: { [SALT]: token } }), config)
     expect(await response.json()).toBeNull()
-    expect(config.logger.errors).toHaveLength(1)
+    expect(config.logger.errors).toEqual([])
+    expect(config.logger.debugs).toEqual([
+      "session cookie ignored: it was sealed with another secret (an old one, or the random development secret of an earlier run)",
+    ])
+  })
+
+  it("a cookie sealed with an earlier (development) secret: debug, never an error or a stack", async () => {
+    const token = await encode({ token: { sub: "u1" }, secret: "the-random-dev-secret-of-yesterday-0123", salt: SALT })
+    const config = credentialsConfig({ debug: true })
+    const response = await Auth(makeRequest("/auth/session", { cookies: { [SALT]: token } }), config)
+    expect(await response.json()).toBeNull()
+    expect(config.logger.errors).toEqual([])
+    expect(config.logger.debugs[0]).toMatch(/^session cookie ignored: it was sealed with another secret/)
   })
 
   it("a token made with a foreign secret → null", async () => {

@@ -21,7 +21,17 @@ describe("setEnvDefaults (reference 18.14)", () => {
       { AUTH_MY_PROVIDER_ID: "cid", AUTH_MY_PROVIDER_SECRET: "csecret", AUTH_MY_PROVIDER_ISSUER: "https://iss" },
       config,
     )
-    // Object providers are resolved later; the function form is called with the values.
+    // Object providers get the top-level fields (their `options` still win when the core merges them).
+    expect(config.providers[0]).toMatchObject({ clientId: "cid", clientSecret: "csecret", issuer: "https://iss" })
+    const own: AuthConfig = { providers: [oauth({ clientId: "mine" })] }
+    setEnvDefaults({ AUTH_MY_PROVIDER_ID: "cid", AUTH_MY_PROVIDER_SECRET: "csecret" }, own)
+    expect(own.providers[0]).toMatchObject({ clientId: "mine", clientSecret: "csecret" })
+    const email: AuthConfig = {
+      providers: [{ id: "resend", name: "Resend", type: "email", sendVerificationRequest: async () => {} }],
+    }
+    setEnvDefaults({ AUTH_RESEND_KEY: "re_123" }, email)
+    expect(email.providers[0]).toMatchObject({ apiKey: "re_123" })
+    // The function form is called with the values.
     const fn = (opts: Partial<OAuthConfig> = {}) => ({ ...oauth(), options: opts }) as OAuthConfig
     const withFn: AuthConfig = { providers: [fn] }
     setEnvDefaults({ AUTH_MY_PROVIDER_ID: "cid", AUTH_MY_PROVIDER_SECRET: "csecret" }, withFn)
@@ -47,6 +57,12 @@ describe("setEnvDefaults (reference 18.14)", () => {
     const logger = testLogger()
     setEnvDefaults({ AUTH_URL: "https://x.example/api/auth" }, { providers: [], basePath: "/auth" }, false, logger)
     setEnvDefaults({ AUTH_URL: "https://x.example/api/auth" }, { providers: [], basePath: "/auth" }, true, logger)
+    expect(logger.warnings).toEqual(["env-url-basepath-redundant"])
+  })
+
+  it("without a logger argument, warnings go to config.logger", () => {
+    const logger = testLogger()
+    setEnvDefaults({ AUTH_URL: "https://x.example/api/auth" }, { providers: [], basePath: "/auth", logger })
     expect(logger.warnings).toEqual(["env-url-basepath-redundant"])
   })
 
@@ -147,6 +163,7 @@ describe("provider env inference through resolveConfig", () => {
     const Keycloak = (await import("../../../lib/providers/keycloak")).default
     const env = {
       AUTH_KEYCLOAK_ID: "kc",
+      AUTH_KEYCLOAK_SECRET: "kc-secret",
       AUTH_KEYCLOAK_ISSUER: "https://kc.example/realms/x",
       AUTH_SECRET: "s".repeat(32),
     }

@@ -8,7 +8,11 @@ import {
 } from "../../../lib/errors"
 import type { AuthConfig } from "../../../lib/core/types"
 import type { CredentialsConfig } from "../../../lib/providers/types"
-import { ORIGIN, credentialsConfig, makeRequest, testLogger } from "../helpers"
+import type { Adapter } from "../../../lib/adapters/types"
+import { MemoryAdapter } from "../../../lib/adapters/memory"
+import Email from "../../../lib/providers/email"
+import GitHub from "../../../lib/providers/github"
+import { ORIGIN, SECRET, credentialsConfig, makeRequest, testLogger } from "../helpers"
 
 const serverConfigMessage = {
   message: "There was a problem with the server configuration. Check the server logs for more information.",
@@ -62,7 +66,7 @@ describe("config resolution", () => {
     [{}, true],
   ])("trustHost from env %j → %s", (env, trusted) => {
     const config = { ...credentialsConfig(), trustHost: undefined }
-    if (trusted) expect(resolveConfig(config, { env }).trustHost).toBe(true)
+    if (trusted) expect(() => resolveConfig(config, { env })).not.toThrow()
     else expect(() => resolveConfig(config, { env })).toThrow(UntrustedHost)
   })
 
@@ -100,7 +104,96 @@ describe("config resolution", () => {
   it("database strategy without the session methods → MissingAdapterMethods naming them", () => {
     const config = credentialsConfig({ adapter: { getUser: async () => null } })
     expect(() => resolveConfig(config, { env: {} })).toThrow(MissingAdapterMethods)
-    expect(() => resolveConfig(config, { env: {} })).toThrow(/createUser, getUserByEmail, getUserByAccount/)
+    expect(() => resolveConfig(config, { env: {} })).toThrow(
+      "Required adapter methods were missing: createSession, getSessionAndUser, updateSession, deleteSession, getUserByEmail, createUser",
+    )
+  })
+
+  it("database sessions with a back-channel logout provider need deleteSessionsByIdp; JWT sessions do not", () => {
+    const corp = {
+      id: "corp",
+      name: "Corp",
+      type: "oidc" as const,
+      issuer: "https://op.example",
+      clientId: "app",
+      clientSecret: "s",
+      logout: { backchannel: true },
+    }
+    const { deleteSessionsByIdp: _omitted, ...adapter } = MemoryAdapter()
+    const database = { secret: SECRET, trustHost: true, logger: testLogger(), providers: [corp], adapter }
+    expect(() => resolveConfig({ ...database, session: { strategy: "database" } }, { env: {} })).toThrow(
+      "Required adapter methods were missing: deleteSessionsByIdp",
+    )
+    const jwt = resolveConfig({ ...database, session: { strategy: "jwt" } }, { env: {} })
+    expect(Object.keys(jwt.stores.logout!).sort()).toEqual(["deleteSessions", "getAccount", "getUserByAccount"])
+    const full = resolveConfig(
+      { ...database, adapter: MemoryAdapter(), session: { strategy: "database" } },
+      { env: {} },
+    )
+    expect(typeof full.stores.logout?.deleteSessionsByIdp).toBe("function")
+  })
+
+  describe("only the adapter methods of the features in use are required, and the missing ones are named", () => {
+    const tokenMethods = {
+      createVerificationToken: async () => null,
+      useVerificationToken: async () => null,
+      getUserByEmail: async () => null,
+    }
+    const emailProvider = Email({ sendVerificationRequest: async () => undefined })
+    const base = { secret: SECRET, trustHost: true, logger: testLogger() }
+    const missingOf = (config: AuthConfig): unknown => {
+      try {
+        resolveConfig(config, { env: {} })
+        return "resolved"
+      } catch (error) {
+        expect(error).toBeInstanceOf(MissingAdapterMethods)
+        return ((error as Error).cause as { missing: string[] }).missing
+      }
+    }
+
+    it("email sign-in with JWT sessions needs the token pair and the user methods of its callback, no session methods", () => {
+      const { createUser, updateUser } = MemoryAdapter()
+      const adapter: Adapter = { ...tokenMethods, createUser, updateUser }
+      const config = { ...base, adapter, session: { strategy: "jwt" as const }, providers: [emailProvider] }
+      expect(missingOf(config)).toBe("resolved")
+      expect(missingOf({ ...config, adapter: tokenMethods as Adapter })).toEqual(["createUser", "updateUser"])
+    })
+
+    it("email with database sessions adds exactly the four session methods", () => {
+      const { createUser, updateUser } = MemoryAdapter()
+      const adapter: Adapter = { ...tokenMethods, createUser, updateUser }
+      expect(missingOf({ ...base, adapter, providers: [emailProvider] })).toEqual([
+        "createSession",
+        "getSessionAndUser",
+        "updateSession",
+        "deleteSession",
+      ])
+    })
+
+    it("OAuth with an adapter and JWT sessions needs the account-linking methods", () => {
+      const adapter = { getUserByAccount: async () => null } as Adapter
+      const github = GitHub({ clientId: "id", clientSecret: "secret" })
+      expect(missingOf({ ...base, adapter, session: { strategy: "jwt" as const }, providers: [github] })).toEqual([
+        "getUser",
+        "getUserByEmail",
+        "createUser",
+        "linkAccount",
+      ])
+    })
+
+    it("the views carry only their feature's methods", () => {
+      const adapter = MemoryAdapter()
+      const resolved = resolveConfig(
+        { ...base, adapter, session: { strategy: "jwt" as const }, providers: [emailProvider] },
+        { env: {} },
+      )
+      // `management` holds only optional methods and exists with any adapter.
+      expect(Object.keys(resolved.stores).sort()).toEqual(["email", "management"])
+      expect(Object.keys(resolved.stores.email!).sort()).toEqual(
+        // deleteUser is optional (replacing a never-verified user needs it) and the memory adapter has it.
+        ["createUser", "createVerificationToken", "deleteUser", "getUserByEmail", "updateUser", "useVerificationToken"],
+      )
+    })
   })
 
   it("database strategy without an adapter → MissingAdapter", () => {
@@ -155,27 +248,29 @@ describe("config errors through Auth()", () => {
     const response = await Auth(makeRequest("/auth/session"), config)
     expect(response.status).toBe(500)
     expect(config.logger.errors[0]).toBeInstanceOf(UntrustedHost)
-    expect(config.logger.errors[0]!.message).toBe(`Host must be trusted. URL was: ${ORIGIN}/auth/session`)
+    expect(config.logger.errors[0]!.message).toMatch(/^Host must be trusted: set AUTH_URL .* AUTH_TRUST_HOST=true /)
+    expect(config.logger.errors[0]!.message).toContain(`URL was: ${ORIGIN}/auth/session`)
   })
 
   it.each(["non-relative", "a", "javascript:alert(1)"])(
-    "an invalid callbackUrl query %j → 500 InvalidCallbackUrl",
+    "an invalid callbackUrl query %j → 400 (RD-12), logged as InvalidCallbackUrl",
     async (value) => {
       const config = credentialsConfig()
       const response = await Auth(makeRequest(`/auth/session?callbackUrl=${encodeURIComponent(value)}`), config)
-      expect(response.status).toBe(500)
-      expect(await response.json()).toEqual(serverConfigMessage)
-      expect(config.logger.errors[0]!.message).toBe(`Invalid callback URL. Received: ${value}`)
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({ message: "Invalid callbackUrl." })
+      expect(config.logger.errors[0]!.message).toBe("Invalid callback URL")
     },
   )
 
   it.each([
     ["the default cookie", "__Secure-authjs.callback-url", {}],
     ["a custom cookie name", "my-callback", { cookies: { callbackUrl: { name: "my-callback" } } }],
-  ])("an invalid callback-url in %s → 500", async (_n, name, overrides) => {
+  ])("an invalid callback-url in %s is ignored and replaced (RD-13)", async (_n, name, overrides) => {
     const config = credentialsConfig(overrides as Partial<AuthConfig>)
     const response = await Auth(makeRequest("/auth/session", { cookies: { [name]: "non-relative" } }), config)
-    expect(response.status).toBe(500)
+    expect(response.status).toBe(200)
+    expect(response.headers.getSetCookie().some((c) => c.startsWith(`${name}=https%3A%2F%2Fapp.example;`))).toBe(true)
   })
 
   it("the lazy form is resolved per request and cached by the identity of the returned object", async () => {

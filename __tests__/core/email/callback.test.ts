@@ -19,7 +19,7 @@ describe("the hashing secret", () => {
     const browser = new Browser(config)
     await browser.requestLink("ada@example.test", { provider: "email" })
     expect(createdTokens[0]!.token).toBe(tokenHash(sent[0]!.token, "provider-secret-0123456789abcdef"))
-    expect(locationOf(await browser.fetch(sent[0]!.url))).toBe(ORIGIN)
+    expect(locationOf(await browser.openLink(sent[0]!.url))).toBe(ORIGIN)
   })
 
   it.each([
@@ -32,7 +32,7 @@ describe("the hashing secret", () => {
     await browser.requestLink("ada@example.test", { provider: "email" })
     expect(createdTokens[0]!.token).toBe(tokenHash(sent[0]!.token, SECRET))
     expect(createdTokens[0]!.token).not.toBe(tokenHash(sent[0]!.token, "undefined"))
-    expect(locationOf(await browser.fetch(sent[0]!.url))).toBe(ORIGIN)
+    expect(locationOf(await browser.openLink(sent[0]!.url))).toBe(ORIGIN)
   })
 })
 
@@ -58,7 +58,7 @@ describe("the expiry returned by the adapter", () => {
     )
     const browser = new Browser(config)
     await browser.requestLink("ada@example.test", { provider: "email" })
-    expect(locationOf(await browser.fetch(sent[0]!.url))).toBe(ORIGIN)
+    expect(locationOf(await browser.openLink(sent[0]!.url))).toBe(ORIGIN)
   })
 
   it("an expired ISO string is expired", async () => {
@@ -70,7 +70,7 @@ describe("the expiry returned by the adapter", () => {
     )
     const browser = new Browser(config)
     await browser.requestLink("ada@example.test", { provider: "email" })
-    expect(locationOf(await browser.fetch(sent[0]!.url))).toBe(VERIFICATION_ERROR)
+    expect(locationOf(await browser.openLink(sent[0]!.url))).toBe(VERIFICATION_ERROR)
   })
 
   it.each([
@@ -83,7 +83,7 @@ describe("the expiry returned by the adapter", () => {
     const { config } = emailConfig([provider], {}, adapterReturning(reshape))
     const browser = new Browser(config)
     await browser.requestLink("ada@example.test", { provider: "email" })
-    expect(locationOf(await browser.fetch(sent[0]!.url))).toBe(VERIFICATION_ERROR)
+    expect(locationOf(await browser.openLink(sent[0]!.url))).toBe(VERIFICATION_ERROR)
     expect(await browser.session()).toBeNull()
   })
 })
@@ -101,7 +101,7 @@ describe("malformed callback requests", () => {
     await browser.requestLink("ada@example.test", { provider: "email" })
     const bad = new URL(sent[0]!.url)
     mangle(bad)
-    expect(locationOf(await browser.fetch(bad.href))).toBe(VERIFICATION_ERROR)
-    expect(locationOf(await browser.fetch(sent[0]!.url))).toBe(ORIGIN)
+    expect(locationOf(await browser.openLink(bad.href))).toBe(VERIFICATION_ERROR)
+    expect(locationOf(await browser.openLink(sent[0]!.url))).toBe(ORIGIN)
   })
 })

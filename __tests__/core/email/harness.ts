@@ -4,6 +4,7 @@ import { MemoryAdapter } from "../../../lib/adapters/memory"
 import type { AdapterSession, VerificationToken } from "../../../lib/adapters/types"
 import { Auth } from "../../../lib/core"
 import type { AuthConfig } from "../../../lib/core/types"
+import { confirmFormOf } from "../../fixtures/magic-link"
 import { applyCookies, makeRequest, testLogger, type RequestOptions, type TestLogger } from "../helpers"
 
 export const ORIGIN = "https://app.example"
@@ -99,6 +100,17 @@ export class Browser {
     const body: Record<string, string> = { csrfToken, email }
     if (options.callbackUrl) body.callbackUrl = options.callbackUrl
     return this.fetch(`/auth/signin/${options.provider ?? "nodemailer"}`, body)
+  }
+
+  /**
+   * Opens a sign-in link from an email the way a person does: the GET shows the confirmation page (ML-5), and its
+   * form is submitted. Returns the answer to that POST (or the GET's, when it is not the page).
+   */
+  async openLink(link: string): Promise<Response> {
+    const page = await this.fetch(link)
+    if (page.status !== 200) return page
+    const form = confirmFormOf(await page.text())
+    return this.fetch(form.action, form.fields)
   }
 
   async session(): Promise<{ user?: { email?: string | null; name?: string | null }; expires?: string } | null> {

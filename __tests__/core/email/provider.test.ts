@@ -48,7 +48,7 @@ describe("the generic Email provider", () => {
     // As in the reference, the request carries the submitted fields as a JSON body the sender can read.
     expect(body).toMatchObject({ email: "Cy@Example.test" })
 
-    expect(locationOf(await browser.fetch(params.url))).toBe(ORIGIN)
+    expect(locationOf(await browser.openLink(params.url))).toBe(ORIGIN)
     expect((await browser.session())?.user?.email).toBe("cy@example.test")
   })
 

@@ -55,7 +55,11 @@ describe("renderSignInPage: structure", () => {
     expect(gh).toContain('<input type="hidden" name="csrfToken" value="tok">')
     expect(gh).toContain(`<input type="hidden" name="callbackUrl" value="${origin}/dashboard">`)
     expect(gh).toContain("<span>Sign in with GitHub</span>")
-    expect(gh).toContain('style="--provider-bg:#24292f;--provider-fg:#fff"')
+    // Near-black brands turn into a white button with brand-coloured text in dark mode (it would melt into the card).
+    expect(gh).toContain(
+      'style="--provider-bg:#24292f;--provider-fg:#fff;--provider-bg-dark:#ffffff;--provider-fg-dark:#24292f"',
+    )
+    expect(gh).toContain('<svg class="provider-mark"')
     expect(gh).not.toContain("<img")
     expect(gg).toContain(`<form action="${origin}/auth/signin/google" method="post">`)
     expect(gg).toContain('<img class="provider-logo" src="https://cdn.example/google.svg"')
@@ -93,7 +97,7 @@ describe("renderSignInPage: structure", () => {
     expect(form).toContain('<input type="hidden" name="csrfToken" value="tok">')
     expect(form).toContain('<label class="field-label" for="input-username-for-credentials-provider">Username</label>')
     expect(form).toContain(
-      '<input class="field" name="username" id="input-username-for-credentials-provider" type="text">',
+      '<input class="field" name="username" id="input-username-for-credentials-provider" type="text" required>',
     )
     expect(form).toContain(
       '<input class="field" name="password" id="input-password-for-credentials-provider" type="password" required>',
@@ -106,7 +110,14 @@ describe("renderSignInPage: structure", () => {
     const p = provider("c", "credentials", { credentials: { otp: { type: "text", inputmode: "numeric" } } })
     const { html } = renderSignInPage({ providers: [p], csrfToken: "t", theme: {} })
     expect(html).toContain('<label class="field-label" for="input-otp-for-c-provider">otp</label>')
-    expect(html).toContain('type="text" inputmode="numeric">')
+    expect(html).toContain('type="text" inputmode="numeric" required>')
+  })
+
+  it("credential inputs are required unless the provider says required: false", () => {
+    const p = provider("c", "credentials", { credentials: { code: { label: "Code", required: false } } })
+    const { html } = renderSignInPage({ providers: [p], csrfToken: "t", theme: {} })
+    expect(html).toContain('id="input-code-for-c-provider" type="text">')
+    expect(html).not.toContain(" required>")
   })
 
   it("separates the button group from forms, and forms from each other, with <hr>", () => {
@@ -260,7 +271,7 @@ describe("renderSignInPage: escaping of request-derived values", () => {
     const { html } = renderSignInPage({ providers: [p], csrfToken: "t", theme: {} })
     expectNoRawPayload(html)
     expect(html).not.toContain("evil.example")
-    expect(html).toContain('<button type="submit" class="button provider-button"><span>')
+    expect(html).toContain('<button type="submit" class="button provider-button"><svg class="provider-mark"')
     expect(html).not.toContain("javascript:")
     expect(html).not.toContain("<img")
   })

@@ -114,12 +114,28 @@ export function copyAuthenticator(a: AdapterAuthenticator): AdapterAuthenticator
     credentialPublicKey: a.credentialPublicKey,
     transports: a.transports ?? null,
     credentialDeviceType: a.credentialDeviceType,
+    ...withoutNullish({
+      name: a.name,
+      aaguid: a.aaguid,
+      createdAt: toDateOrNull(a.createdAt),
+      lastUsedAt: toDateOrNull(a.lastUsedAt),
+    }),
   }
 }
 
 /** Copies a session. */
 export function copySession(s: AdapterSession): AdapterSession {
-  return { sessionToken: s.sessionToken, userId: s.userId, expires: toDate(s.expires) }
+  const out: AdapterSession = { sessionToken: s.sessionToken, userId: s.userId, expires: toDate(s.expires) }
+  // The management fields are copied only when set, so sessions without them keep their Auth.js shape.
+  if (s.createdAt !== undefined && s.createdAt !== null) out.createdAt = toDate(s.createdAt)
+  if (s.lastActiveAt !== undefined && s.lastActiveAt !== null) out.lastActiveAt = toDate(s.lastActiveAt)
+  if (typeof s.userAgent === "string") out.userAgent = s.userAgent
+  if (typeof s.ip === "string") out.ip = s.ip
+  if (typeof s.provider === "string") out.provider = s.provider
+  if (typeof s.idpSid === "string") out.idpSid = s.idpSid
+  if (typeof s.idpSub === "string") out.idpSub = s.idpSub
+  if (s.authTime !== undefined && s.authTime !== null) out.authTime = Number(s.authTime)
+  return out
 }
 
 /** The `provider` + `providerAccountId` pair that identifies an account. */

@@ -43,6 +43,14 @@ export interface SessionRow {
   session_token: string
   user_id: string
   expires: unknown
+  created_at?: unknown
+  last_active_at?: unknown
+  user_agent?: string | null
+  ip?: string | null
+  provider?: string | null
+  idp_sid?: string | null
+  idp_sub?: string | null
+  auth_time?: unknown
 }
 
 /** A row of `verification_tokens`. */
@@ -62,6 +70,10 @@ export interface AuthenticatorRow {
   credential_device_type: string
   credential_backed_up: unknown
   transports: string | null
+  name?: string | null
+  aaguid?: string | null
+  created_at?: unknown
+  last_used_at?: unknown
 }
 
 /** Builds a user from its row; fields without a column come back from the `extra` bag. */
@@ -99,7 +111,29 @@ export function accountFromRow(row: AccountRow): AdapterAccount {
 
 /** Builds a session from its row. */
 export function sessionFromRow(row: SessionRow): AdapterSession {
-  return { sessionToken: row.session_token, userId: row.user_id, expires: toDate(row.expires) }
+  const session: AdapterSession = { sessionToken: row.session_token, userId: row.user_id, expires: toDate(row.expires) }
+  // Management columns are omitted when empty, so a session keeps the Auth.js shape until they are used.
+  const createdAt = toDateOrNull(row.created_at)
+  const lastActiveAt = toDateOrNull(row.last_active_at)
+  if (createdAt) session.createdAt = createdAt
+  if (lastActiveAt) session.lastActiveAt = lastActiveAt
+  if (typeof row.user_agent === "string") session.userAgent = row.user_agent
+  if (typeof row.ip === "string") session.ip = row.ip
+  if (typeof row.provider === "string") session.provider = row.provider
+  if (typeof row.idp_sid === "string") session.idpSid = row.idp_sid
+  if (typeof row.idp_sub === "string") session.idpSub = row.idp_sub
+  if (row.auth_time !== undefined && row.auth_time !== null) session.authTime = Number(row.auth_time)
+  return session
+}
+
+/** The management column values of a new session: created_at, last_active_at, user_agent, ip. */
+export function sessionExtras(session: AdapterSession): [Date | null, Date | null, string | null, string | null] {
+  return [
+    session.createdAt ? new Date(session.createdAt) : null,
+    session.lastActiveAt ? new Date(session.lastActiveAt) : null,
+    typeof session.userAgent === "string" ? session.userAgent.slice(0, 256) : null,
+    typeof session.ip === "string" ? session.ip : null,
+  ]
 }
 
 /** Builds a verification token from its row. */
@@ -118,7 +152,39 @@ export function authenticatorFromRow(row: AuthenticatorRow): AdapterAuthenticato
     credentialPublicKey: row.credential_public_key,
     transports: row.transports ?? null,
     credentialDeviceType: row.credential_device_type,
+    ...withoutNullish({
+      name: row.name,
+      aaguid: row.aaguid,
+      createdAt: toDateOrNull(row.created_at),
+      lastUsedAt: toDateOrNull(row.last_used_at),
+    }),
   }
+}
+
+/** The columns of an authenticator insert, in the order of {@link authenticatorValues}. */
+export const AUTHENTICATOR_INSERT_COLUMNS =
+  "credential_id, user_id, provider_account_id, credential_public_key, counter, credential_device_type, " +
+  "credential_backed_up, transports, name, aaguid, created_at"
+
+/** Column values of an authenticator insert; `toDb` converts a date and `backedUp` the boolean for the driver. */
+export function authenticatorValues(
+  a: AdapterAuthenticator,
+  toDb: (date: Date | null) => unknown,
+  backedUp: (value: boolean) => unknown,
+): unknown[] {
+  return [
+    a.credentialID,
+    a.userId,
+    a.providerAccountId,
+    a.credentialPublicKey,
+    a.counter,
+    a.credentialDeviceType,
+    backedUp(a.credentialBackedUp),
+    a.transports ?? null,
+    a.name ?? null,
+    a.aaguid ?? null,
+    toDb(a.createdAt ? toDate(a.createdAt) : null),
+  ]
 }
 
 /** Column values of a user for an insert, in the order id, name, email, email key, email_verified, image, extra. */

@@ -34,6 +34,11 @@ CREATE TABLE IF NOT EXISTS sessions (
   expires       timestamptz NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_user_id ON sessions (user_id);
+-- Added for session management; ADD COLUMN IF NOT EXISTS also upgrades a database created by an earlier version.
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS created_at timestamptz;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS last_active_at timestamptz;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS user_agent text;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS ip text;
 
 CREATE TABLE IF NOT EXISTS verification_tokens (
   identifier text NOT NULL,
@@ -53,3 +58,16 @@ CREATE TABLE IF NOT EXISTS authenticators (
   transports             text
 );
 CREATE INDEX IF NOT EXISTS authenticators_user_id ON authenticators (user_id);
+-- Added for passkey management; ADD COLUMN IF NOT EXISTS also upgrades a database created by an earlier version.
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS name text;
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS aaguid text;
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS created_at timestamptz;
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS last_used_at timestamptz;
+
+-- The key-value store (revocation, replay guards, rate limits); expires_at is epoch milliseconds.
+CREATE TABLE IF NOT EXISTS gatehouse_kv (
+  key        text PRIMARY KEY,
+  value      text NOT NULL,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS gatehouse_kv_expires_at ON gatehouse_kv (expires_at);

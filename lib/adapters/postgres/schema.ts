@@ -1,7 +1,7 @@
 // The PostgreSQL schema as a string (the same text as schema.sql, which a test keeps in sync) and migrate().
 import type { Pool } from "pg"
 
-/** The text of `gatehouse/adapters/postgres/schema.sql`. */
+/** The text of `gatehouse-auth/adapters/postgres/schema.sql`. */
 export const POSTGRES_SCHEMA = `-- Gatehouse PostgreSQL schema. Table names are unqualified: run it with the search_path set to the target schema
 -- (migrate() does that). Safe to run more than once.
 CREATE TABLE IF NOT EXISTS users (
@@ -38,6 +38,11 @@ CREATE TABLE IF NOT EXISTS sessions (
   expires       timestamptz NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_user_id ON sessions (user_id);
+-- Added for session management; ADD COLUMN IF NOT EXISTS also upgrades a database created by an earlier version.
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS created_at timestamptz;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS last_active_at timestamptz;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS user_agent text;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS ip text;
 
 CREATE TABLE IF NOT EXISTS verification_tokens (
   identifier text NOT NULL,
@@ -57,6 +62,19 @@ CREATE TABLE IF NOT EXISTS authenticators (
   transports             text
 );
 CREATE INDEX IF NOT EXISTS authenticators_user_id ON authenticators (user_id);
+-- Added for passkey management; ADD COLUMN IF NOT EXISTS also upgrades a database created by an earlier version.
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS name text;
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS aaguid text;
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS created_at timestamptz;
+ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS last_used_at timestamptz;
+
+-- The key-value store (revocation, replay guards, rate limits); expires_at is epoch milliseconds.
+CREATE TABLE IF NOT EXISTS gatehouse_kv (
+  key        text PRIMARY KEY,
+  value      text NOT NULL,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS gatehouse_kv_expires_at ON gatehouse_kv (expires_at);
 `
 
 /** Options of {@link migrate}. */
@@ -83,7 +101,7 @@ export function quoteSchema(schema: string): string {
  * @example
  * ```ts
  * import { Pool } from "pg"
- * import { PostgresAdapter, migrate } from "gatehouse/adapters/postgres"
+ * import { PostgresAdapter, migrate } from "gatehouse-auth/adapters/postgres"
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
  * await migrate(pool, { schema: "auth" })
  * const adapter = PostgresAdapter(pool, { schema: "auth" })

@@ -103,7 +103,8 @@ if not id then return false end
 return redis.call('GET', ARGV[1] .. 'user:' .. id)`)
 
 /**
- * KEYS: session. ARGV: prefix, new expires ISO or '', PXAT ms or '', new userId or ''. Returns the new JSON, nil if the
+ * KEYS: session. ARGV: prefix, new expires ISO or '', PXAT ms or '', new userId or '', new lastActiveAt ISO or ''.
+ * Returns the new JSON, nil if the
  * session is gone, or 'user' if the new user does not exist. Never re-creates a deleted session.
  */
 export const UPDATE_SESSION = script(`
@@ -117,6 +118,7 @@ if ARGV[4] ~= '' and ARGV[4] ~= s.userId then
   s.userId = ARGV[4]
 end
 if ARGV[2] ~= '' then s.expires = ARGV[2] end
+if ARGV[5] and ARGV[5] ~= '' then s.lastActiveAt = ARGV[5] end
 local out = cjson.encode(s)
 if ARGV[3] ~= '' then redis.call('SET', KEYS[1], out, 'PXAT', ARGV[3]) else redis.call('SET', KEYS[1], out, 'KEEPTTL') end
 return out`)
@@ -131,6 +133,40 @@ local out = cjson.encode(a)
 redis.call('SET', KEYS[1], out)
 return out`)
 
+/**
+ * KEYS: authenticator. ARGV: new counter, expected counter, last-used ISO time. Compare-and-swap: writes only while the
+ * stored counter equals the expected one and the new one is not lower. Returns the new JSON or nil.
+ */
+export const SWAP_COUNTER = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return false end
+local a = cjson.decode(cur)
+local new = tonumber(ARGV[1])
+if tonumber(a.counter) ~= tonumber(ARGV[2]) or new < tonumber(a.counter) then return false end
+a.counter = new
+a.lastUsedAt = ARGV[3]
+local out = cjson.encode(a)
+redis.call('SET', KEYS[1], out)
+return out`)
+
+/**
+ * KEYS: authenticator. ARGV: '1' to set the name, the name ('' with ARGV[3] = '1' for null), '1' if the name is null,
+ * '1' to set lastUsedAt, its ISO time or '' for null. Returns the new JSON or nil.
+ */
+export const PATCH_AUTHENTICATOR = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return false end
+local a = cjson.decode(cur)
+if ARGV[1] == '1' then
+  if ARGV[3] == '1' then a.name = cjson.null else a.name = ARGV[2] end
+end
+if ARGV[4] == '1' then
+  if ARGV[5] == '' then a.lastUsedAt = cjson.null else a.lastUsedAt = ARGV[5] end
+end
+local out = cjson.encode(a)
+redis.call('SET', KEYS[1], out)
+return out`)
+
 /** KEYS: a set of record keys. Returns the records that still exist. */
 export const LIST_SET = script(`
 local out = {}
@@ -139,3 +175,14 @@ for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   if v then table.insert(out, v) end
 end
 return out`)
+
+/** KEYS: a user's session set. ARGV: the session key to keep, or ''. Deletes the others; returns how many existed. */
+export const DELETE_SESSIONS = script(`
+local n = 0
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if key ~= ARGV[1] then
+    n = n + redis.call('DEL', key)
+    redis.call('SREM', KEYS[1], key)
+  end
+end
+return n`)

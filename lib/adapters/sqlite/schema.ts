@@ -65,7 +65,49 @@ CREATE TABLE IF NOT EXISTS authenticators (
   counter                INTEGER NOT NULL,
   credential_device_type TEXT NOT NULL,
   credential_backed_up   INTEGER NOT NULL,
-  transports             TEXT
+  transports             TEXT,
+  name                   TEXT,
+  aaguid                 TEXT,
+  created_at             INTEGER,
+  last_used_at           INTEGER
 );
 CREATE INDEX IF NOT EXISTS authenticators_user_id ON authenticators (user_id);
 `
+
+/** Columns added after the first release, per table: a database created earlier gets them on open. */
+const ADDED_COLUMNS: Record<string, Array<[column: string, type: string]>> = {
+  sessions: [
+    ["created_at", "INTEGER"],
+    ["last_active_at", "INTEGER"],
+    ["user_agent", "TEXT"],
+    ["ip", "TEXT"],
+    ["provider", "TEXT"],
+    ["idp_sid", "TEXT"],
+    ["idp_sub", "TEXT"],
+    ["auth_time", "INTEGER"],
+  ],
+  authenticators: [
+    ["name", "TEXT"],
+    ["aaguid", "TEXT"],
+    ["created_at", "INTEGER"],
+    ["last_used_at", "INTEGER"],
+  ],
+}
+
+/** Adds the columns of {@link ADDED_COLUMNS} that an existing database lacks (SQLite has no `ADD COLUMN IF NOT EXISTS`). */
+export function addMissingColumns(db: SQLiteDatabase): void {
+  for (const [table, columns] of Object.entries(ADDED_COLUMNS)) {
+    const present = new Set(
+      db
+        .prepare(`PRAGMA table_info(${table})`)
+        .all()
+        .map((row) => (row as { name: string }).name),
+    )
+    for (const [column, type] of columns) {
+      if (!present.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`)
+    }
+  }
+  // Back-channel logout finds sessions by the OP's session id or subject, per provider.
+  db.exec("CREATE INDEX IF NOT EXISTS sessions_idp_sid ON sessions (provider, idp_sid)")
+  db.exec("CREATE INDEX IF NOT EXISTS sessions_idp_sub ON sessions (provider, idp_sub)")
+}

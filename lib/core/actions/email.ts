@@ -1,22 +1,20 @@
 /** Email magic links: POST /signin/:email sends the link; GET /callback/:email?token=&email= signs the user in. */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
-import type { AdapterUser, SessionAdapter, UserAdapter, VerificationTokenAdapter } from "../../adapters/types"
-import { AuthError, EmailSignInError, Verification } from "../../errors"
+import { randomUUID } from "node:crypto"
+import { constantTimeEqual, keyedHash, randomToken } from "../secrets"
+import type { Adapter, AdapterUser, VerificationToken } from "../../adapters/types"
+import { store } from "../config/stores"
+import { AuthError, EmailSignInError, MissingAdapterMethods, Verification } from "../../errors"
 import type { EmailConfig } from "../../providers/types"
-import { actionUrl, requestWithParsedBody, type RequestContext } from "../context"
+import { actionUrl, requestWithParsedBody, sessionContext, type RequestContext } from "../context"
 import { normalizeEmail } from "../email/normalize"
-import { issueSession } from "../session"
-import { currentDatabaseUser } from "../session/database"
+import { pageHeaders, renderConfirmEmailPage } from "../pages"
+import { currentDatabaseUser, sessionStore } from "../session/database"
 import type { AuthResult } from "../response"
 import type { Account } from "../types"
-import { sessionContext } from "./session"
-import { runSignInCallback } from "./sign-in-callback"
+import { finishSignIn, runSignInCallback } from "./finish-sign-in"
 
-type EmailAdapter = UserAdapter & VerificationTokenAdapter
-
-function hashToken(token: string, secret: string): string {
-  return createHash("sha256").update(`${token}${secret}`).digest("hex")
-}
+/** The stored form of a mailed token: the Auth.js keyed hash (`sha256(token + secret)`). */
+const hashToken = keyedHash
 
 /** The provider's secrets (or the config's), newest first: the first hashes new tokens, all are tried on use. */
 function secretsOf(ctx: RequestContext, provider: EmailConfig): readonly string[] {
@@ -54,7 +52,7 @@ function account(provider: EmailConfig, email: string, userId: string): Account 
  * ```
  */
 export async function sendVerificationEmail(ctx: RequestContext, provider: EmailConfig): Promise<AuthResult> {
-  const adapter = ctx.config.adapter as EmailAdapter
+  const adapter = store(ctx.config, "email")
   const email = normalize(provider, ctx.request.body?.email)
   const user = (await adapter.getUserByEmail(email)) ?? { id: randomUUID(), email, emailVerified: null }
   const redirect = await runSignInCallback(ctx, {
@@ -64,11 +62,27 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
   })
   if (redirect) return { redirect }
 
-  const token = (await provider.generateVerificationToken?.()) ?? randomBytes(32).toString("hex")
-  const maxAge = provider.maxAge ?? 24 * 60 * 60
+  // EM-13: at most 3 emails per address per 10 minutes. The answer is the usual one, so it reveals nothing.
+  if (!(await ctx.config.emailThrottle.allow(`${provider.id}:${email}`))) {
+    ctx.logger.error(
+      new EmailSignInError("Too many sign-in emails for one address", { cause: { provider: provider.id } }),
+    )
+    return {
+      redirect: `${actionUrl(ctx, "verify-request")}?${new URLSearchParams({ provider: provider.id, type: "email" })}`,
+    }
+  }
+
+  const token = (await provider.generateVerificationToken?.()) ?? randomToken()
+  const maxAge = provider.maxAge ?? 10 * 60 // the providers' DEFAULT_EMAIL_MAX_AGE, for hand-made email providers
   const expires = new Date(Date.now() + maxAge * 1000)
-  const url = `${actionUrl(ctx, "callback", provider.id)}?${new URLSearchParams({
-    callbackUrl: ctx.callbackUrl,
+  // EM-07: the link's origin is configured (provider `url`, else AUTH_URL); only in development may it be the request's.
+  const origin = provider.url ? new URL(provider.url).origin : ctx.origin
+  const callbackUrl =
+    origin === ctx.origin
+      ? ctx.callbackUrl
+      : await ctx.config.callbacks.redirect({ url: ctx.callbackUrl, baseUrl: origin })
+  const url = `${actionUrl({ origin, config: ctx.config }, "callback", provider.id)}?${new URLSearchParams({
+    callbackUrl,
     token,
     email,
   })}`
@@ -98,8 +112,34 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
   return { redirect: `${actionUrl(ctx, "verify-request")}?${query}` }
 }
 
+/**
+ * EM-14 / ML-10: the first passwordless proof of an address whose user was never verified. Whoever created that user
+ * (an OAuth sign-up with an unverified address, a credentials sign-up) never proved the address, so the user is
+ * deleted with its account links and sessions, and a fresh verified user (new id) takes its place.
+ */
+async function recoverUnverifiedUser(ctx: RequestContext, previousUser: AdapterUser): Promise<AdapterUser> {
+  const { events } = ctx.config
+  const users = store(ctx.config, "email")
+  const missing = () =>
+    new MissingAdapterMethods("deleteUser and createUser are required to sign in to a never-verified user", {
+      cause: { provider: ctx.provider?.id },
+    })
+  if (!users.deleteUser) throw missing()
+  const fresh = { id: randomUUID(), email: previousUser.email, emailVerified: new Date() } as AdapterUser
+  const replace = async (a: Adapter): Promise<AdapterUser> => {
+    if (!a.deleteUser || !a.createUser) throw missing()
+    await a.deleteUser(previousUser.id)
+    return a.createUser(fresh)
+  }
+  const user = users.transaction ? await users.transaction(replace) : await replace(users)
+  ctx.logger.debug("never-verified user replaced on first email proof", { provider: ctx.provider?.id })
+  await events.createUser({ user })
+  await events.accountRecovered({ user, previousUser })
+  return user
+}
+
 async function consumeToken(ctx: RequestContext, provider: EmailConfig, email: string, token: string) {
-  const adapter = ctx.config.adapter as EmailAdapter
+  const adapter = store(ctx.config, "email")
   for (const secret of secretsOf(ctx, provider)) {
     const invite = await adapter.useVerificationToken({ identifier: email, token: hashToken(token, secret) })
     if (invite) return invite
@@ -107,14 +147,9 @@ async function consumeToken(ctx: RequestContext, provider: EmailConfig, email: s
   return null
 }
 
-function sameString(a: string, b: string): boolean {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
-
 /**
- * GET (or POST) /callback/:emailProvider?token=&email=: consumes the token atomically for that address, checks its
+ * /callback/:emailProvider with `token` and `email`: a GET renders the confirmation page (unless the provider has
+ * `confirm: false`); the POST from it (CSRF-checked) consumes the token atomically for that address, checks its
  * expiry, creates or updates the user (emailVerified), issues the session and redirects.
  *
  * @example
@@ -124,9 +159,14 @@ function sameString(a: string, b: string): boolean {
  */
 export async function emailCallback(ctx: RequestContext, provider: EmailConfig): Promise<AuthResult> {
   const { config } = ctx
-  const adapter = config.adapter as EmailAdapter
-  const token = ctx.request.query.token
-  const rawEmail = ctx.request.query.email
+  const adapter = store(config, "email")
+  const isPost = ctx.request.method === "POST"
+  const field = (name: string): string | undefined => {
+    const fromBody = isPost ? ctx.request.body?.[name] : undefined
+    return typeof fromBody === "string" ? fromBody : ctx.request.query[name]
+  }
+  const token = field("token")
+  const rawEmail = field("email")
   if (!token || !rawEmail) throw new Verification("Missing token or email", { cause: { hasToken: Boolean(token) } })
   let email: string
   try {
@@ -134,13 +174,48 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
   } catch {
     throw new Verification("Invalid email", { cause: { provider: provider.id } })
   }
+  // ML-5: opening the link (GET) only shows the confirmation page; its POST (CSRF-checked by the router) signs in.
+  if (provider.confirm !== false && !isPost) return confirmPage(ctx, provider, token, email)
   const invite = await consumeToken(ctx, provider, email, token)
   // Fail closed: a missing or invalid expiry from an adapter counts as expired (an ISO string is read as a date).
   const expired = invite ? !(new Date(invite.expires).valueOf() >= Date.now()) : false
-  if (!invite || expired || !sameString(invite.identifier, email)) {
+  if (!invite || expired || !constantTimeEqual(invite.identifier, email)) {
     throw new Verification("Invalid verification token", { cause: { hasInvite: Boolean(invite), expired } })
   }
+  try {
+    return await completeEmailSignIn(ctx, provider, invite)
+  } catch (error) {
+    // No token consumed without a session: a sign-in that failed after the token was used (a database that went away
+    // in between) puts it back, so the same link works once the service is back. Best effort: the store may be down.
+    await Promise.resolve(adapter.createVerificationToken(invite)).catch(() => undefined)
+    throw error
+  }
+}
 
+function confirmPage(ctx: RequestContext, provider: EmailConfig, token: string, email: string): AuthResult {
+  const rendered = renderConfirmEmailPage({
+    action: actionUrl(ctx, "callback", provider.id),
+    csrfToken: ctx.csrfToken,
+    token,
+    email,
+    callbackUrl: ctx.callbackUrl,
+    theme: provider.theme ?? ctx.config.theme,
+  })
+  return {
+    status: rendered.status,
+    headers: { ...pageHeaders, "Cache-Control": "no-store" },
+    body: rendered.html,
+  }
+}
+
+/** The part of an email sign-in after its token was consumed: the user, the session and the redirect. */
+async function completeEmailSignIn(
+  ctx: RequestContext,
+  provider: EmailConfig,
+  invite: VerificationToken,
+): Promise<AuthResult> {
+  const { config } = ctx
+  const adapter = store(config, "email")
   const existing = await adapter.getUserByEmail(invite.identifier)
   const candidate: AdapterUser = existing ?? { id: randomUUID(), email: invite.identifier, emailVerified: null }
   const emailAccount = account(provider, invite.identifier, candidate.id)
@@ -149,11 +224,14 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
 
   let user: AdapterUser
   let isNewUser = false
-  if (existing) {
+  if (existing && !existing.emailVerified) {
+    user = await recoverUnverifiedUser(ctx, existing)
+    isNewUser = true
+  } else if (existing) {
     if (config.session.strategy === "database") {
       const current = await currentDatabaseUser(sessionContext(ctx))
       if (current && current.user.id !== existing.id) {
-        await (config.adapter as SessionAdapter).deleteSession(current.session.sessionToken)
+        await sessionStore(config).deleteSession(current.session.sessionToken)
       }
     }
     user = await adapter.updateUser({ id: existing.id, emailVerified: new Date() })
@@ -165,17 +243,5 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     isNewUser = true
   }
 
-  await issueSession(sessionContext(ctx), {
-    user,
-    account: { ...emailAccount, userId: user.id },
-    isNewUser,
-    trigger: isNewUser ? "signUp" : "signIn",
-  })
-  const newUser = config.pages.newUser
-  if (isNewUser && newUser) {
-    return {
-      redirect: `${newUser}${newUser.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl: ctx.callbackUrl })}`,
-    }
-  }
-  return { redirect: ctx.callbackUrl }
+  return finishSignIn(ctx, { user, account: { ...emailAccount, userId: user.id }, isNewUser })
 }

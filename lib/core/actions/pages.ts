@@ -11,6 +11,9 @@ import {
   type RenderedPage,
 } from "../pages"
 import type { AuthResult } from "../response"
+import { readSessionCookie } from "../cookies/session-store"
+import { randomBytes } from "node:crypto"
+import { withScriptNonce } from "../pages/csp"
 
 function page(rendered: RenderedPage): AuthResult {
   return { status: rendered.status, headers: { ...pageHeaders }, body: rendered.html }
@@ -33,6 +36,13 @@ function pageProvider(ctx: RequestContext, p: InternalProvider): PageProvider {
     callbackUrl: actionUrl(ctx, "callback", p.id),
     style: p.type === "oauth" || p.type === "oidc" ? p.style : undefined,
     credentials: p.type === "credentials" ? p.credentials : undefined,
+    ...(p.type === "webauthn"
+      ? {
+          formFields: p.formFields,
+          webauthnOptionsUrl: actionUrl(ctx, "webauthn-options", p.id),
+          enableConditionalUI: p.enableConditionalUI,
+        }
+      : {}),
   }
 }
 
@@ -47,8 +57,11 @@ function pageProvider(ctx: RequestContext, p: InternalProvider): PageProvider {
 export function signInPage(ctx: RequestContext): AuthResult {
   const custom = ctx.config.pages.signIn
   if (custom) return { redirect: withQuery(custom, { callbackUrl: ctx.callbackUrl, error: ctx.request.error }) }
-  return page(
+  // A passkey form needs the inline script: a fresh nonce per response, allowed by the CSP of this response only.
+  const nonce = ctx.config.providers.some((p) => p.type === "webauthn") ? randomBytes(16).toString("base64") : undefined
+  const result = page(
     renderSignInPage({
+      nonce,
       providers: ctx.config.providers.map((p) => pageProvider(ctx, p)),
       csrfToken: ctx.csrfToken,
       callbackUrl: ctx.callbackUrl,
@@ -57,6 +70,8 @@ export function signInPage(ctx: RequestContext): AuthResult {
       theme: ctx.config.theme,
     }),
   )
+  if (nonce) result.headers = { ...result.headers, "Content-Security-Policy": withScriptNonce(nonce) }
+  return result
 }
 
 /**
@@ -67,10 +82,39 @@ export function signInPage(ctx: RequestContext): AuthResult {
  * signOutPage(ctx)
  * ```
  */
-export function signOutPage(ctx: RequestContext): AuthResult {
+export async function signOutPage(ctx: RequestContext): Promise<AuthResult> {
   if (ctx.config.pages.signOut) return { redirect: ctx.config.pages.signOut }
   const action = `${ctx.origin}${ctx.request.url.pathname}${ctx.request.url.search}`
-  return page(renderSignOutPage({ csrfToken: ctx.csrfToken, action, theme: ctx.config.theme }))
+  const signedIn = Boolean(readSessionCookie(ctx.request.cookies, ctx.cookies.sessionToken.name).value)
+  return page(
+    renderSignOutPage({
+      csrfToken: ctx.csrfToken,
+      action,
+      theme: ctx.config.theme,
+      signedIn,
+      returnTo: await signOutReturnTo(ctx),
+      signinUrl: actionUrl(ctx, "signin"),
+      origin: ctx.origin,
+    }),
+  )
+}
+
+/**
+ * Where sign-out returns to: an explicit `callbackUrl` query value, else the same-origin page the visitor came from
+ * (`Referer`, never one of the auth pages), else the site's root; all through the `redirect` callback. The
+ * callback-url cookie left by an earlier sign-in is not used: it names where that sign-in was going, not this page.
+ */
+async function signOutReturnTo(ctx: RequestContext): Promise<string> {
+  const { config, origin } = ctx
+  if (ctx.request.query.callbackUrl) return ctx.callbackUrl
+  const referer = ctx.webRequest.headers.get("referer")
+  let candidate = origin
+  if (referer && URL.canParse(referer)) {
+    const url = new URL(referer)
+    const authPage = config.basePath !== "" && `${url.pathname}/`.startsWith(`${config.basePath}/`)
+    if (url.origin === origin && !authPage) candidate = url.href
+  }
+  return config.callbacks.redirect({ url: candidate, baseUrl: origin })
 }
 
 /**
@@ -105,5 +149,9 @@ export function errorPage(ctx: RequestContext): AuthResult {
 export function verifyRequestPage(ctx: RequestContext): AuthResult {
   const custom = ctx.config.pages.verifyRequest
   if (custom) return { redirect: `${custom}${ctx.request.url.search}` }
-  return page(renderVerifyRequestPage({ origin: ctx.origin, theme: ctx.config.theme }))
+  // The provider named in the query (as the email action redirects) tells how long its links live.
+  const id = ctx.request.query.provider
+  const provider = typeof id === "string" ? ctx.config.providerById.get(id) : undefined
+  const maxAge = provider?.type === "email" ? (provider.maxAge ?? 10 * 60) : undefined
+  return page(renderVerifyRequestPage({ origin: ctx.origin, theme: ctx.config.theme, maxAge }))
 }

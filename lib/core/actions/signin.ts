@@ -1,10 +1,9 @@
 /** POST /signin[/:provider]: starts a sign-in (CSRF-checked). GET /signin shows the page. */
-import { MissingCSRF, UnknownAction } from "../../errors"
+import { UnknownAction } from "../../errors"
 import { startOAuthSignIn } from "../../oauth"
-import { actionUrl, type RequestContext } from "../context"
+import { actionUrl, oauthFlowContext, type RequestContext } from "../context"
 import type { AuthResult } from "../response"
 import { signInPage } from "./pages"
-import { oauthFlowContext } from "./callback/oauth"
 import { sendVerificationEmail } from "./email"
 
 /**
@@ -20,7 +19,6 @@ export async function signInAction(ctx: RequestContext): Promise<AuthResult> {
     if (ctx.provider) throw new UnknownAction("Unsupported action")
     return signInPage(ctx)
   }
-  if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action signin")
   const provider = ctx.provider
   if (!provider) return { redirect: actionUrl(ctx, "signin") }
   switch (provider.type) {

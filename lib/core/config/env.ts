@@ -1,40 +1,29 @@
 /** Environment inference: `AUTH_*` variables fill in what the config leaves out. */
 import type { AuthConfig } from "../types"
+import type { AuthAction } from "../routes"
 import type { Provider, ProviderConfig } from "../../providers/types"
-import type { LoggerInstance } from "../../logger"
+import { createLogger, type LoggerInstance } from "../../logger"
 
 export type Env = Record<string, string | undefined>
-
-/** The nine actions Gatehouse serves. */
-export const authActions = [
-  "providers",
-  "session",
-  "csrf",
-  "signin",
-  "signout",
-  "callback",
-  "verify-request",
-  "error",
-  "webauthn-options",
-] as const
-export type AuthAction = (typeof authActions)[number]
-
-/**
- * Whether `action` is one of the nine actions.
- *
- * @example
- * ```ts
- * isAuthAction("signin") // true
- * ```
- */
-export function isAuthAction(action: string): action is AuthAction {
-  return (authActions as readonly string[]).includes(action)
-}
 
 /** Parses a boolean-ish env value: `false`/`0`/`no`/`off`/empty are false (the reference counts "false" as true). */
 export function envFlag(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined
   return !/^(?:false|0|no|off|)$/i.test(value.trim())
+}
+
+/**
+ * Whether `env` is a production environment: any `NODE_ENV` other than unset, `development` or `test` (so `staging`
+ * gets production's rules: a secret is required and the host is not trusted by default).
+ *
+ * @example
+ * ```ts
+ * isProduction({ NODE_ENV: "staging" }) // true
+ * ```
+ */
+export function isProduction(env: Env): boolean {
+  const mode = env.NODE_ENV
+  return mode !== undefined && mode !== "" && mode !== "development" && mode !== "test"
 }
 
 /** The secrets from the environment, newest first: `AUTH_SECRET_3`, `_2`, `_1`, then `AUTH_SECRET`. */
@@ -64,13 +53,17 @@ function withProviderEnv(provider: Provider, env: Env): Provider {
       apiKey: env[`${prefix}KEY`],
     })
   }
-  return provider
+  // An object provider gets the top-level fields it lacks; its `options` still win when the core merges them. Anything
+  // without a string id is left for the resolver to reject with a clear message.
+  return typeof provider?.id === "string" ? applyProviderEnv(provider, env) : provider
 }
 
 /**
  * Fills env-derived defaults into `config` (mutating it, as the reference's API does): `basePath` from `AUTH_URL`,
- * `secret` from `AUTH_SECRET[_1.._3]`, `redirectProxyUrl`, `trustHost`, and each provider's `AUTH_<ID>_ID/_SECRET/
- * _ISSUER/_KEY`. Gatehouse's own resolution runs this on a copy and never mutates the caller's config.
+ * `secret` from `AUTH_SECRET[_1.._3]`, `redirectProxyUrl` and its allowed origins, `trustHost`, and each provider's
+ * `AUTH_<ID>_ID/_SECRET/_ISSUER/_KEY` (passed to provider factories, or set where missing on provider objects).
+ * Warnings go to `logger`, else to `config.logger`. Gatehouse's own resolution runs this on a copy and never mutates
+ * the caller's config.
  *
  * @example
  * ```ts
@@ -87,7 +80,7 @@ export function setEnvDefaults(
     try {
       const url = new URL(env.AUTH_URL)
       if (config.basePath) {
-        if (!suppressBasePathWarning) logger?.warn("env-url-basepath-redundant")
+        if (!suppressBasePathWarning) (logger ?? createLogger(config)).warn("env-url-basepath-redundant")
       } else {
         config.basePath = url.pathname
       }
@@ -101,12 +94,13 @@ export function setEnvDefaults(
   if (!hasSecret) config.secret = envSecrets(env)
 
   config.redirectProxyUrl ??= env.AUTH_REDIRECT_PROXY_URL
+  config.redirectProxyAllowedOrigins ??= env.AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS?.split(",").filter((o) => o.trim())
   config.trustHost ??=
     (env.AUTH_URL ? true : undefined) ??
     envFlag(env.AUTH_TRUST_HOST) ??
     envFlag(env.VERCEL) ??
     envFlag(env.CF_PAGES) ??
-    env.NODE_ENV !== "production"
+    !isProduction(env)
 
   config.providers = config.providers.map((p) => withProviderEnv(p, env))
 }

@@ -1,61 +1,24 @@
 /** Resolves a user's `AuthConfig` once: env defaults, provider merging, defaults, validation, freezing. */
 import { randomBytes } from "node:crypto"
-import type { Adapter } from "../../adapters/types"
-import { EventError, MissingSecret, UntrustedHost, InvalidConfig } from "../../errors"
+import { EventError, InvalidConfig } from "../../errors"
 import { encode, decode } from "../../jwt"
 import { createLogger, type LoggerInstance } from "../../logger"
 import type { ProviderConfig } from "../../providers/types"
 import { resolveCookies } from "../cookies/names"
-import {
-  raw as rawMarker,
-  skipCSRFCheck as skipMarker,
-  type AuthConfig,
-  type CallbacksOptions,
-  type CookiesOptions,
-  type EventCallbacks,
-  type JWTOptions,
-  type PagesOptions,
-  type SessionOptions,
-  type Theme,
-} from "../types"
-import { wrapAdapter } from "./adapter"
+import { raw as rawMarker, skipCSRFCheck as skipMarker } from "../../symbols"
+import type { AuthConfig, EventCallbacks, JWTOptions, SessionOptions } from "../types"
+import { DEFAULT_ADAPTER_TIMEOUT, wrapAdapter } from "./adapter"
 import { defaultCallbacks } from "./callbacks"
 import { setEnvDefaults, type Env } from "./env"
-import { resolveProviders, type InternalProvider } from "./providers"
-import { assertConfig } from "./validate"
-import { createSessionCache, type SessionCache } from "../session/cache"
-
-/** The config as the core uses it: complete, validated and frozen. */
-export interface ResolvedConfig {
-  /** Base path without a trailing slash; `""` when mounted at the root. */
-  readonly basePath: string
-  /** Newest first: the first encrypts and signs, all decrypt and verify. */
-  readonly secret: readonly string[]
-  readonly providers: readonly InternalProvider[]
-  readonly providerById: ReadonlyMap<string, InternalProvider>
-  readonly adapter?: Adapter
-  readonly session: Readonly<SessionOptions>
-  readonly jwt: Readonly<JWTOptions>
-  readonly callbacks: Readonly<CallbacksOptions>
-  readonly userCallbacks: Readonly<Partial<CallbacksOptions>>
-  readonly events: Readonly<EventCallbacks>
-  readonly pages: Readonly<Partial<PagesOptions>>
-  readonly theme: Readonly<Theme>
-  readonly logger: LoggerInstance
-  readonly debug: boolean
-  readonly trustHost: boolean
-  readonly useSecureCookies?: boolean
-  /** Cookie names and options for secure (https) and insecure requests. */
-  readonly cookies: { readonly secure: CookiesOptions; readonly insecure: CookiesOptions }
-  readonly skipCSRFCheck: boolean
-  readonly raw: boolean
-  readonly redirectProxyUrl?: string
-  /** `AUTH_URL`: when set, its origin is the origin of every generated URL. */
-  readonly authUrl?: URL
-  readonly experimental: Readonly<{ enableWebAuthn: boolean }>
-  /** Decrypted-session cache for server-side reads (per config instance). */
-  readonly sessionCache: SessionCache
-}
+import { assertIsProvider, resolveProviders } from "./providers"
+import { DEFAULT_HTTP_TIMEOUT } from "../../oauth/fetch"
+import { adapterStores } from "./stores"
+import { assertEmailProviders, assertSettings } from "./validate"
+import type { ResolvedConfig } from "./types"
+import { createMemorySendThrottle } from "../email/throttle"
+import { MemoryStore } from "../../store/memory"
+import { resolveSecrets, untrustedHost } from "./secret"
+import { warnEnvTypos } from "./env-typos"
 
 export interface ResolveOptions {
   env?: Env
@@ -64,7 +27,6 @@ export interface ResolveOptions {
 }
 
 const THIRTY_DAYS = 30 * 24 * 60 * 60
-let devSecret: string | undefined
 
 function normalizeBasePath(basePath: string): string {
   if (!basePath.startsWith("/") || /[?#\s\\]/.test(basePath) || basePath.includes("//")) {
@@ -74,7 +36,17 @@ function normalizeBasePath(basePath: string): string {
 }
 
 function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): EventCallbacks {
-  const names: (keyof EventCallbacks)[] = ["signIn", "signOut", "createUser", "updateUser", "linkAccount", "session"]
+  const names: (keyof EventCallbacks)[] = [
+    "signIn",
+    "signOut",
+    "createUser",
+    "updateUser",
+    "linkAccount",
+    "session",
+    "accountRecovered",
+    "securityAlert",
+    "backchannelLogout",
+  ]
   const out = {} as Record<keyof EventCallbacks, (message: never) => Promise<void>>
   for (const name of names) {
     const handler = events[name] as ((message: unknown) => unknown) | undefined
@@ -101,32 +73,32 @@ function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): Ev
 export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = {}): ResolvedConfig {
   const env = options.env ?? process.env
   const logger = createLogger({ debug: userConfig.debug, logger: userConfig.logger })
-  const config: AuthConfig = { ...userConfig, providers: [...(userConfig.providers ?? [])] }
-  setEnvDefaults(env, config, false, logger)
-
-  if (config.trustHost !== true) {
-    throw new UntrustedHost(
-      options.requestUrl ? `Host must be trusted. URL was: ${options.requestUrl}` : "Host must be trusted",
+  if (!Array.isArray(userConfig.providers)) {
+    const typo = Object.keys(userConfig).find((key) => /^providers?$/i.test(key) && key !== "providers")
+    throw new InvalidConfig(
+      `The config has no \`providers\` array${typo ? ` (it has \`${typo}\`: did you mean \`providers\`?)` : ""}; ` +
+        "list the sign-in methods there, e.g. `providers: [GitHub]`.",
     )
   }
+  // Before the env is applied: a module namespace or a stray object has no provider id to derive variables from.
+  userConfig.providers.forEach(assertIsProvider)
+  const config: AuthConfig = { ...userConfig, providers: [...userConfig.providers] }
+  setEnvDefaults(env, config, false, logger)
 
-  let secret = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter(
-    (s): s is string => typeof s === "string" && s.length > 0,
-  )
-  if (secret.length === 0) {
-    if (env.NODE_ENV === "production") throw new MissingSecret("Please define a `secret`")
-    if (!devSecret) {
-      devSecret = randomBytes(32).toString("hex")
-      logger.warn("missing-secret-dev")
-    }
-    secret = [devSecret]
-  }
+  warnEnvTypos(env, config.providers as ProviderConfig[], logger)
+  // The secret first: it is the one fix every production app needs, the host only when AUTH_URL is not set.
+  const secret = resolveSecrets(config.secret, env, logger)
+  if (config.trustHost !== true) throw untrustedHost(env, options.requestUrl)
 
   const basePath = normalizeBasePath(config.basePath ?? "/auth")
-  const adapter = config.adapter ? wrapAdapter(config.adapter, logger) : undefined
+  const adapterTimeout = timeoutOption("adapterTimeout", config.adapterTimeout, DEFAULT_ADAPTER_TIMEOUT)
+  const httpTimeout = timeoutOption("httpTimeout", config.httpTimeout, DEFAULT_HTTP_TIMEOUT)
+  const adapter = config.adapter ? wrapAdapter(config.adapter, logger, adapterTimeout) : undefined
   const providers = resolveProviders(config.providers as ProviderConfig[], {
     env,
     redirectProxyUrl: config.redirectProxyUrl,
+    redirectProxyAllowedOrigins: config.redirectProxyAllowedOrigins,
+    httpTimeout,
   })
 
   const sessionMaxAge = config.session?.maxAge ?? THIRTY_DAYS
@@ -134,6 +106,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     strategy: config.session?.strategy ?? (adapter ? "database" : "jwt"),
     maxAge: sessionMaxAge,
     updateAge: config.session?.updateAge ?? 24 * 60 * 60,
+    freshAge: config.session?.freshAge ?? 900,
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomBytes(32).toString("hex")),
   })
   const jwt: JWTOptions = Object.freeze({
@@ -141,6 +114,8 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     encode: config.jwt?.encode ?? encode,
     decode: config.jwt?.decode ?? decode,
   })
+
+  assertSettings(session, jwt, config.pages ?? {})
 
   let authUrl: URL | undefined
   if (env.AUTH_URL) {
@@ -156,17 +131,19 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     secret: Object.freeze([...secret]),
     providers: Object.freeze(providers),
     providerById: new Map(providers.map((p) => [p.id, p])),
-    adapter,
+    stores: adapterStores(adapter, providers, session.strategy),
+    adapterTimeout,
+    httpTimeout,
     session,
     jwt,
     callbacks: Object.freeze({ ...defaultCallbacks, ...stripUndefined(config.callbacks ?? {}) }),
-    userCallbacks: Object.freeze({ ...(config.callbacks ?? {}) }),
+    hasJwtCallback: typeof config.callbacks?.jwt === "function",
+    userAuthorized: config.callbacks?.authorized,
     events: Object.freeze(wrapEvents(config.events ?? {}, logger)),
     pages: Object.freeze({ ...(config.pages ?? {}) }),
     theme: Object.freeze(config.theme ?? { colorScheme: "auto", logo: "", brandColor: "", buttonText: "" }),
     logger,
     debug: config.debug === true,
-    trustHost: true,
     useSecureCookies: config.useSecureCookies,
     cookies: Object.freeze({
       secure: resolveCookies(true, config.cookies),
@@ -176,12 +153,31 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     raw: config.raw === rawMarker,
     redirectProxyUrl: config.redirectProxyUrl,
     authUrl,
-    experimental: Object.freeze({ enableWebAuthn: config.experimental?.enableWebAuthn === true }),
-    sessionCache: createSessionCache(),
+    emailThrottle: createMemorySendThrottle(),
+    store:
+      config.store ??
+      config.adapter?.store ??
+      MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) }),
+    storeSource: config.store ? "config" : config.adapter?.store ? "adapter" : "memory",
+    features: Object.freeze({
+      passkeyRoutes: config.features?.passkeyRoutes === true,
+      sessionRoutes: config.features?.sessionRoutes === true,
+    }),
   }
-  assertConfig(resolved, config)
+  // WebAuthn is generally available: the Auth.js flag is accepted, ignored, and noted once per resolved config.
+  if (config.experimental?.enableWebAuthn === true) logger.warn("experimental-webauthn")
+  assertEmailProviders(resolved, env, logger)
   if (resolved.debug) logger.warn("debug-enabled")
   return Object.freeze(resolved)
+}
+
+/** A timeout option: a positive number of ms (at most 2^31 - 1, the longest timer Node keeps), or the default. */
+function timeoutOption(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > 2 ** 31 - 1) {
+    throw new InvalidConfig(`Invalid ${name}`, { cause: { [name]: value } })
+  }
+  return value
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
@@ -206,3 +202,6 @@ export function resolveConfigCached(config: AuthConfig, options: ResolveOptions 
   resolvedByConfig.set(config, resolved)
   return resolved
 }
+
+/** @deprecated import it from `./types` (kept so branches written before the move still compile). */
+export type { ResolvedConfig } from "./types"

@@ -7,6 +7,10 @@ export interface OutgoingCookie {
   options: SerializeOptions
 }
 
+function isDeletion(cookie: OutgoingCookie): boolean {
+  return cookie.value === "" && cookie.options.maxAge === 0
+}
+
 /**
  * Collects the cookies of one response.
  *
@@ -30,16 +34,18 @@ export class CookieJar {
     this.set(name, "", { ...rest, maxAge: 0 })
   }
 
-  get size(): number {
-    return this.#cookies.size
-  }
-
   list(): OutgoingCookie[] {
     return [...this.#cookies.values()]
   }
 
-  clear(): void {
-    this.#cookies.clear()
+  /**
+   * Drops every queued set but keeps the deletions: on an error no new cookie may be handed out, but cookies already
+   * known to be spent (single-use check cookies, a revoked session) must still be removed.
+   */
+  discardSets(): void {
+    for (const [name, cookie] of this.#cookies) {
+      if (!isDeletion(cookie)) this.#cookies.delete(name)
+    }
   }
 
   toHeaders(): string[] {

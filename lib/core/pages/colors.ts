@@ -46,6 +46,33 @@ export function cssColor(value: unknown): string | undefined {
   return namedColors.has(color.toLowerCase()) ? color : undefined
 }
 
+/** WCAG 2 relative luminance of a `#hex` colour (alpha ignored), or `undefined` for any other syntax. */
+export function luminance(color: string): number | undefined {
+  if (!hexColor.test(color)) return undefined
+  let hex = color.slice(1)
+  if (hex.length <= 4) hex = [...hex].map((digit) => digit + digit).join("")
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const channel = parseInt(hex.slice(i, i + 2), 16) / 255
+    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4
+  }) as [number, number, number]
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b
+}
+
+/**
+ * WCAG 2 contrast ratio of two `#hex` colours (1 to 21), or `undefined` when either is not a `#hex` colour.
+ *
+ * @example
+ * ```ts
+ * contrastRatio("#000", "#fff") // 21
+ * ```
+ */
+export function contrastRatio(a: string, b: string): number | undefined {
+  const la = luminance(a)
+  const lb = luminance(b)
+  if (la === undefined || lb === undefined) return undefined
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05)
+}
+
 /**
  * Black or white, whichever contrasts more with a `#hex` background (WCAG 2 relative luminance); `undefined` for any
  * other colour syntax. Used when a provider sets a button background but no text colour: the page's own text colour
@@ -58,14 +85,8 @@ export function cssColor(value: unknown): string | undefined {
  * ```
  */
 export function contrastingText(background: string): "#fff" | "#000" | undefined {
-  if (!hexColor.test(background)) return undefined
-  let hex = background.slice(1)
-  if (hex.length <= 4) hex = [...hex].map((digit) => digit + digit).join("")
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const channel = parseInt(hex.slice(i, i + 2), 16) / 255
-    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4
-  }) as [number, number, number]
-  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+  const l = luminance(background)
+  if (l === undefined) return undefined
   // Contrast with white is 1.05 / (L + 0.05), with black (L + 0.05) / 0.05; they are equal at L ≈ 0.179.
-  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.05 ? "#fff" : "#000"
+  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? "#fff" : "#000"
 }

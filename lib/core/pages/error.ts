@@ -9,8 +9,8 @@ interface ErrorView {
   status: number
   heading: string
   paragraphs: string[]
-  /** A "Sign in" button (to try again), a link back to the site, or nothing. */
-  link: "signin" | "site" | "none"
+  /** Offer "Try again" (the sign-in page) before "Back to <site>", which every page has. */
+  retry: boolean
 }
 
 const errorViews: Readonly<Record<string, ErrorView>> = {
@@ -18,28 +18,34 @@ const errorViews: Readonly<Record<string, ErrorView>> = {
     status: 500,
     heading: "Server error",
     paragraphs: ["There is a problem with the server configuration.", "Check the server logs for more information."],
-    link: "none",
+    retry: false,
   },
   AccessDenied: {
     status: 403,
     heading: "Access Denied",
     paragraphs: ["You do not have permission to sign in."],
-    link: "signin",
+    retry: true,
   },
   Verification: {
     status: 403,
     heading: "Unable to sign in",
     paragraphs: ["The sign in link is no longer valid.", "It may have been used already or it may have expired."],
-    link: "signin",
+    retry: true,
   },
 }
 
-const defaultErrorView: ErrorView = { status: 200, heading: "Error", paragraphs: [], link: "site" }
+// Any other code (or none): the status of the reference (200), with an explanation and both ways back.
+const defaultErrorView: ErrorView = {
+  status: 200,
+  heading: "Error",
+  paragraphs: ["Something went wrong and you could not be signed in.", "Try again, or go back to the site."],
+  retry: true,
+}
 
 /**
  * Renders the built-in error page (title "Error"). Status: `Configuration` 500, `AccessDenied` and `Verification`
- * 403, anything else (or nothing) 200. `AccessDenied` and `Verification` link to `signinUrl`, unknown codes to
- * `origin`. The code itself is never shown.
+ * 403, anything else (or nothing) 200. Every page explains what happened and links back to `origin`; all but
+ * `Configuration` also offer "Try again" (`signinUrl`). The code itself is never shown.
  *
  * @example
  * ```ts
@@ -53,15 +59,13 @@ const defaultErrorView: ErrorView = { status: 200, heading: "Error", paragraphs:
  */
 export function renderErrorPage(p: { error?: string; origin: string; signinUrl: string; theme: Theme }): RenderedPage {
   const view = p.error !== undefined && Object.hasOwn(errorViews, p.error) ? errorViews[p.error] : undefined
-  const { status, heading, paragraphs, link } = view ?? defaultErrorView
-  let linkHtml = ""
-  if (link === "signin") linkHtml = `<a class="button" href="${escapeHtml(safeNavigationUrl(p.signinUrl))}">Sign in</a>`
-  else if (link === "site") linkHtml = `<p>${siteLink(p.origin)}</p>`
+  const { status, heading, paragraphs, retry } = view ?? defaultErrorView
   const content =
     '<main class="card error-page">' +
     `<h1>${escapeHtml(heading)}</h1>` +
     paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join("") +
-    linkHtml +
+    (retry ? `<a class="button" href="${escapeHtml(safeNavigationUrl(p.signinUrl))}">Try again</a>` : "") +
+    `<p class="back">${siteLink(p.origin, "Back to ")}</p>` +
     "</main>"
   return { status, html: renderDocument({ title: "Error", theme: p.theme, content }) }
 }

@@ -2,10 +2,11 @@
 // provider.
 import type { Theme } from "../types"
 import { credentialAttributes } from "./attributes"
-import { contrastingText, cssColor } from "./colors"
+import { buttonColors, buttonStyle, providerMark } from "./provider-button"
 import { escapeHtml, safeImageUrl, safeNavigationUrl } from "./escape"
 import { csrfInput, renderDocument } from "./layout"
 import type { PageProvider, RenderedPage } from "./types"
+import { WEBAUTHN_PAGE_SCRIPT } from "./webauthn-script"
 
 const tryAnotherAccount = "Try signing in with a different account."
 
@@ -43,10 +44,11 @@ export function signInErrorMessage(error: string): string {
 
 const isButtonProvider = (provider: PageProvider): boolean => provider.type === "oauth" || provider.type === "oidc"
 
-// Which providers the page can show: OAuth/OIDC and email always, credentials when they declare inputs. WebAuthn needs
-// a browser script, which the page's CSP does not allow; it is left out until that lands.
-function isRenderable(provider: PageProvider): boolean {
+// Which providers the page can show: OAuth/OIDC and email always, credentials when they declare inputs, WebAuthn when
+// the page carries a script nonce (its ceremony needs the inline script).
+function isRenderable(provider: PageProvider, nonce: string | undefined): boolean {
   if (isButtonProvider(provider) || provider.type === "email") return true
+  if (provider.type === "webauthn") return nonce !== undefined && provider.webauthnOptionsUrl !== undefined
   return provider.type === "credentials" && provider.credentials !== undefined
 }
 
@@ -59,17 +61,16 @@ function submitButton(provider: PageProvider): string {
 }
 
 function oauthButton(provider: PageProvider, csrfToken: string, callbackUrl: string | undefined): string {
-  const background = cssColor(provider.style?.brandColor ?? provider.style?.bg)
-  // A background without a text colour gets black or white text, never the page's own (possibly similar) colour.
-  const text = cssColor(provider.style?.text) ?? (background && contrastingText(background))
-  const custom = [background && `--provider-bg:${background}`, text && `--provider-fg:${text}`].filter(Boolean)
-  const style = custom.length > 0 ? ` style="${escapeHtml(custom.join(";"))}"` : ""
+  const custom = buttonStyle(buttonColors(provider.style))
+  const style = custom ? ` style="${escapeHtml(custom)}"` : ""
   const logo = safeImageUrl(provider.style?.logo)
   return (
     formStart(provider.signinUrl, csrfToken) +
     (callbackUrl !== undefined ? `<input type="hidden" name="callbackUrl" value="${escapeHtml(callbackUrl)}">` : "") +
     `<button type="submit" class="button provider-button"${style}>` +
-    (logo ? `<img class="provider-logo" src="${escapeHtml(logo)}" alt="" loading="lazy">` : "") +
+    (logo
+      ? `<img class="provider-logo" src="${escapeHtml(logo)}" alt="" loading="lazy">`
+      : providerMark(provider.name)) +
     `<span>Sign in with ${escapeHtml(provider.name)}</span>` +
     "</button></form>"
   )
@@ -97,15 +98,44 @@ function credentialsForm(provider: PageProvider, csrfToken: string): string {
     fields +=
       `<label class="field-label" for="${escapeHtml(id)}">${escapeHtml(label)}</label>` +
       `<input class="field" name="${escapeHtml(key)}" id="${escapeHtml(id)}" type="${escapeHtml(type)}"` +
-      `${credentialAttributes(input)}>`
+      // Every field is required unless the provider says `required: false`: an empty form never round-trips.
+      `${credentialAttributes(input)}${"required" in input ? "" : " required"}>`
   }
   return formStart(provider.callbackUrl, csrfToken) + fields + submitButton(provider) + "</form>"
+}
+
+function webAuthnForm(provider: PageProvider, p: SignInPageParams): string {
+  let fields = ""
+  for (const [key, input] of Object.entries(provider.formFields ?? {})) {
+    const id = `input-${key}-for-${provider.id}-provider`
+    const label = typeof input.label === "string" && input.label !== "" ? input.label : key
+    const type = typeof input.type === "string" && input.type !== "" ? input.type : key === "email" ? "email" : "text"
+    const value = key === "email" && p.email ? ` value="${escapeHtml(p.email)}"` : ""
+    fields +=
+      `<label class="field-label" for="${escapeHtml(id)}">${escapeHtml(label)}</label>` +
+      `<input class="field" name="${escapeHtml(key)}" id="${escapeHtml(id)}" type="${escapeHtml(type)}" data-form-field` +
+      `${credentialAttributes({ ...input, required: undefined })}${value}>`
+  }
+  return (
+    `<form action="${escapeHtml(safeNavigationUrl(provider.callbackUrl))}" method="post"` +
+    ` data-webauthn-options="${escapeHtml(safeNavigationUrl(provider.webauthnOptionsUrl as string))}"` +
+    ` data-conditional="${provider.enableConditionalUI ? "true" : "false"}">` +
+    csrfInput(p.csrfToken) +
+    (p.callbackUrl !== undefined
+      ? `<input type="hidden" name="callbackUrl" value="${escapeHtml(p.callbackUrl)}">`
+      : "") +
+    '<input type="hidden" name="action" value=""><input type="hidden" name="data" value="">' +
+    fields +
+    submitButton(provider) +
+    "</form>"
+  )
 }
 
 function providerBlock(provider: PageProvider, p: SignInPageParams): string {
   let inner: string
   if (isButtonProvider(provider)) inner = oauthButton(provider, p.csrfToken, p.callbackUrl)
   else if (provider.type === "email") inner = emailForm(provider, p.csrfToken, p.email)
+  else if (provider.type === "webauthn") inner = webAuthnForm(provider, p)
   else inner = credentialsForm(provider, p.csrfToken)
   return `<div class="provider">${inner}</div>`
 }
@@ -121,6 +151,8 @@ export interface SignInPageParams {
   /** The `error` query value; selects a fixed message. */
   error?: string
   theme: Theme
+  /** The response's CSP script nonce; WebAuthn forms (and their inline script) are rendered only with one. */
+  nonce?: string
 }
 
 /**
@@ -142,7 +174,7 @@ export interface SignInPageParams {
  * ```
  */
 export function renderSignInPage(p: SignInPageParams): RenderedPage {
-  const providers = p.providers.filter(isRenderable)
+  const providers = p.providers.filter((provider) => isRenderable(provider, p.nonce))
   let blocks = ""
   providers.forEach((provider, index) => {
     const previous = providers[index - 1]
@@ -154,6 +186,9 @@ export function renderSignInPage(p: SignInPageParams): RenderedPage {
     p.error !== undefined && p.error !== ""
       ? `<div class="error" role="alert"><p>${escapeHtml(signInErrorMessage(p.error))}</p></div>`
       : ""
-  const content = `<main class="card signin">${errorBox}${blocks}</main>`
+  const script = providers.some((provider) => provider.type === "webauthn")
+    ? `<script nonce="${escapeHtml(p.nonce as string)}">${WEBAUTHN_PAGE_SCRIPT}</script>`
+    : ""
+  const content = `<main class="card signin">${errorBox}${blocks}</main>${script}`
   return { status: 200, html: renderDocument({ title: "Sign In", theme: p.theme, content }) }
 }

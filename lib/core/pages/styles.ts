@@ -39,9 +39,15 @@ export const pageCss = [
   ".button:focus-visible{outline:2px solid var(--gh-focus);outline-offset:2px}",
   ".provider-button{color:var(--provider-fg,var(--gh-fg));background:var(--provider-bg,var(--gh-card-bg));" +
     "border-color:var(--gh-border)}",
-  ".provider-logo{width:1.4rem;height:1.4rem;object-fit:contain}",
+  ".__next-auth-theme-dark .provider-button{color:var(--provider-fg-dark,var(--provider-fg,var(--gh-fg)));" +
+    "background:var(--provider-bg-dark,var(--provider-bg,var(--gh-card-bg)))}",
+  "@media (prefers-color-scheme:dark){.__next-auth-theme-auto .provider-button{" +
+    "color:var(--provider-fg-dark,var(--provider-fg,var(--gh-fg)));" +
+    "background:var(--provider-bg-dark,var(--provider-bg,var(--gh-card-bg)))}}",
+  ".provider-logo,.provider-mark{width:1.4rem;height:1.4rem;flex:none;object-fit:contain}",
   ".error{margin-bottom:1.25rem;padding:.75rem 1rem;color:var(--gh-error-fg);background:var(--gh-error-bg);" +
     "border:1px solid var(--gh-error-border);border-radius:.5rem}",
   ".error p{margin:0;color:inherit}",
   ".site{color:var(--gh-fg);font-weight:600}",
+  ".back{margin-top:1rem;text-align:center}",
 ].join("")

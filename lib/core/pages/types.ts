@@ -13,8 +13,12 @@ export interface PageProvider {
   style?: ProviderStyle
   /** Credentials providers: one input per key. */
   credentials?: Record<string, CredentialInput>
-  /** WebAuthn providers: the inputs of the registration form (not rendered yet). */
+  /** WebAuthn providers: the inputs of the form (`email` with `autocomplete: "username webauthn"`). */
   formFields?: Record<string, CredentialInput>
+  /** WebAuthn providers: `<origin><basePath>/webauthn-options/<id>`. */
+  webauthnOptionsUrl?: string
+  /** WebAuthn providers: start conditional UI (autofill) on load. */
+  enableConditionalUI?: boolean
 }
 
 /** A rendered page: the status to answer with and the complete HTML document. */

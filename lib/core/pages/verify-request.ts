@@ -1,23 +1,46 @@
 // The built-in "check your email" page shown after a magic link was sent.
 import type { Theme } from "../types"
+import { escapeHtml } from "./escape"
 import { renderDocument } from "./layout"
 import { siteLink } from "./site-link"
 import type { RenderedPage } from "./types"
 
 /**
- * Renders the built-in verify-request page (status 200, title "Verify Request") with a link back to `origin`.
+ * A lifetime in seconds in words: "10 minutes", "1 hour", "24 hours", "2 days".
  *
  * @example
  * ```ts
- * const { html } = renderVerifyRequestPage({ origin: "https://app.example", theme: {} })
+ * lifetimeInWords(600) // "10 minutes"
  * ```
  */
-export function renderVerifyRequestPage(p: { origin: string; theme: Theme }): RenderedPage {
+export function lifetimeInWords(seconds: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
+  if (seconds < 60) return unit(Math.max(1, Math.round(seconds)), "second")
+  if (seconds < 3600 || seconds % 3600 !== 0) return unit(Math.round(seconds / 60), "minute")
+  if (seconds <= 48 * 3600 || seconds % 86400 !== 0) return unit(seconds / 3600, "hour")
+  return unit(seconds / 86400, "day")
+}
+
+/**
+ * Renders the built-in verify-request page (status 200, title "Verify Request"): where to look, how long the link
+ * stays valid (when `maxAge`, in seconds, is known) and a link back to `origin`.
+ *
+ * @example
+ * ```ts
+ * const { html } = renderVerifyRequestPage({ origin: "https://app.example", theme: {}, maxAge: 600 })
+ * ```
+ */
+export function renderVerifyRequestPage(p: { origin: string; theme: Theme; maxAge?: number }): RenderedPage {
+  const lifetime =
+    p.maxAge !== undefined && Number.isFinite(p.maxAge) && p.maxAge > 0
+      ? `<p>The link is valid for ${escapeHtml(lifetimeInWords(p.maxAge))} and works once.</p>`
+      : ""
   const content =
     '<main class="card verify-request">' +
     "<h1>Check your email</h1>" +
     "<p>A sign in link has been sent to your email address.</p>" +
-    `<p>${siteLink(p.origin)}</p>` +
+    lifetime +
+    `<p class="back">${siteLink(p.origin, "Back to ")}</p>` +
     "</main>"
   return { status: 200, html: renderDocument({ title: "Verify Request", theme: p.theme, content }) }
 }

@@ -1,12 +1,28 @@
 /** The database session strategy: the cookie holds a session token; the adapter holds the session and user. */
 import type { AdapterSession, AdapterUser, SessionAdapter } from "../../adapters/types"
-import { SessionTokenError } from "../../errors"
+import { AdapterError, SessionTokenError } from "../../errors"
 import { clearSessionCookie, readSessionCookie } from "../cookies/session-store"
+import { runSessionCallback } from "../config/callbacks"
+import { store } from "../config/stores"
+import type { ResolvedConfig } from "../config/types"
 import type { Session } from "../types"
 import type { SessionContext, SessionReadOptions } from "./types"
+import { findSessionByCookie } from "./token"
+
+/**
+ * The session store of a database-strategy config (always present there: checked at construction).
+ *
+ * @example
+ * ```ts
+ * await sessionStore(config).deleteSession(token)
+ * ```
+ */
+export function sessionStore(config: Pick<ResolvedConfig, "stores">): SessionAdapter {
+  return store(config, "sessions")
+}
 
 function sessionAdapter(ctx: SessionContext): SessionAdapter {
-  return ctx.config.adapter as SessionAdapter
+  return sessionStore(ctx.config)
 }
 
 /**
@@ -14,7 +30,7 @@ function sessionAdapter(ctx: SessionContext): SessionAdapter {
  *
  * @example
  * ```ts
- * writeDatabaseSessionCookie(ctx, session.sessionToken, session.expires)
+ * writeDatabaseSessionCookie(ctx, token, session.expires)
  * ```
  */
 export function writeDatabaseSessionCookie(ctx: SessionContext, sessionToken: string, expires: Date): void {
@@ -38,12 +54,12 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
     if (stored.present.length > 0) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
   }
-  const sessionToken = stored.value
+  const cookieToken = stored.value
   try {
     const adapter = sessionAdapter(ctx)
-    let found = await adapter.getSessionAndUser(sessionToken)
+    let found = await findSessionByCookie(adapter, cookieToken)
     if (found && found.session.expires.valueOf() < Date.now()) {
-      await adapter.deleteSession(sessionToken)
+      await adapter.deleteSession(found.session.sessionToken)
       found = null
     }
     if (!found) {
@@ -51,32 +67,45 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
       return null
     }
     const { session, user } = found
+    // The key the row is stored under (its hash, or the raw token of a legacy row); the cookie keeps the token.
+    const sessionToken = session.sessionToken
     const { maxAge, updateAge } = config.session
     const dueAt = session.expires.valueOf() - maxAge * 1000 + updateAge * 1000
     let expires = session.expires
     if (dueAt <= Date.now()) {
       expires = new Date(Date.now() + maxAge * 1000)
-      await adapter.updateSession({ sessionToken, expires })
+      // Only adapters with session management know the extra column (an Auth.js adapter may reject unknown fields).
+      const managed = typeof config.stores.management?.listSessionsByUserId === "function"
+      await adapter.updateSession({ sessionToken, expires, ...(managed ? { lastActiveAt: new Date() } : {}) })
     }
-    const result = (await config.callbacks.session({
-      session: { ...session, user },
+    // Issue 11 #15: the callback's `session` never carries the raw `sessionToken` (nor `userId`), so a callback that
+    // returns it unchanged cannot expose the token to page scripts through GET /session.
+    const returned = (await runSessionCallback(config.callbacks, {
+      session: { user, expires: session.expires },
       user,
       newSession: options.update?.data,
       ...(options.update ? { trigger: "update" as const } : {}),
-    } as unknown as Parameters<typeof config.callbacks.session>[0])) as Session
+    })) as Session & { sessionToken?: unknown }
+    let result: Session = returned
+    if (returned && typeof returned === "object" && "sessionToken" in returned) {
+      const { sessionToken: _never, ...rest } = returned
+      result = rest
+    }
     if (options.reissue === "always" || expires !== session.expires) {
-      writeDatabaseSessionCookie(ctx, sessionToken, expires)
+      writeDatabaseSessionCookie(ctx, cookieToken, expires)
     }
     await config.events.session({ session: result })
     return result
   } catch (error) {
-    config.logger.error(new SessionTokenError(error as Error))
+    // An adapter failure was logged once already, by the adapter wrapper.
+    if (!(error instanceof AdapterError)) config.logger.error(new SessionTokenError(error as Error))
     return null
   }
 }
 
 /**
- * The user behind the current database session, if any (for account linking).
+ * The user behind the current database session, if any (for account linking). `session.sessionToken` is the stored
+ * key of the row, not the cookie's token.
  *
  * @example
  * ```ts
@@ -88,7 +117,7 @@ export async function currentDatabaseUser(
 ): Promise<{ user: AdapterUser; session: AdapterSession } | null> {
   const token = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name).value
   if (!token) return null
-  const found = await sessionAdapter(ctx).getSessionAndUser(token)
+  const found = await findSessionByCookie(sessionAdapter(ctx), token)
   if (!found || found.session.expires.valueOf() < Date.now()) return null
   return found
 }

@@ -1,9 +1,11 @@
 /** Session entry points: the strategy dispatch used by the /session action, `getSession` and `requireAuth`. */
-import type { ResolvedConfig } from "../config/resolve"
+import type { ResolvedConfig } from "../config/types"
 import { CookieJar } from "../cookies/jar"
 import { parseCookieHeader } from "../../cookie-header"
 import type { Session } from "../types"
+import type { SessionCache } from "./cache"
 import { readDatabaseSession } from "./database"
+export { currentDatabaseUser, sessionStore } from "./database"
 import { readJwtSession } from "./jwt"
 import type { SessionContext, SessionReadOptions } from "./types"
 
@@ -20,6 +22,38 @@ export { issueSession, type IssueSessionParams } from "./issue"
  */
 export function readSession(ctx: SessionContext, options: SessionReadOptions): Promise<Session | null> {
   return ctx.config.session.strategy === "jwt" ? readJwtSession(ctx, options) : readDatabaseSession(ctx, options)
+}
+
+/** What server code knows of the request it is handling, to read or manage its session without a Request. */
+export interface ServerSessionRequest {
+  secure: boolean
+  cookie?: string | null
+  userAgent?: string | null
+}
+
+/**
+ * A session context for server code: the cookie names of the request's scheme, its cookies, and a fresh jar whose
+ * `toHeaders()` are the `Set-Cookie` values to write afterwards.
+ *
+ * @example
+ * ```ts
+ * const ctx = serverSessionContext(config, { secure: true, cookie: req.headers.cookie })
+ * ```
+ */
+export function serverSessionContext(
+  config: ResolvedConfig,
+  request: ServerSessionRequest,
+  options: { sessionCache?: SessionCache } = {},
+): SessionContext {
+  const secure = config.useSecureCookies ?? (config.authUrl ? config.authUrl.protocol === "https:" : request.secure)
+  return {
+    config,
+    cookies: secure ? config.cookies.secure : config.cookies.insecure,
+    requestCookies: parseCookieHeader(request.cookie),
+    jar: new CookieJar(),
+    sessionCache: options.sessionCache,
+    userAgent: request.userAgent,
+  }
 }
 
 export interface SessionState {
@@ -39,12 +73,11 @@ export interface SessionState {
  */
 export async function getSessionState(
   config: ResolvedConfig,
-  request: { secure: boolean; cookie?: string | null },
+  request: ServerSessionRequest,
+  options: { sessionCache?: SessionCache } = {},
 ): Promise<SessionState> {
-  const secure = config.useSecureCookies ?? (config.authUrl ? config.authUrl.protocol === "https:" : request.secure)
-  const cookies = secure ? config.cookies.secure : config.cookies.insecure
-  const jar = new CookieJar()
-  const ctx: SessionContext = { config, cookies, requestCookies: parseCookieHeader(request.cookie), jar }
+  const ctx = serverSessionContext(config, request, options)
+  const { jar } = ctx
   let session: Session | null
   try {
     session = await readSession(ctx, { reissue: "throttled" })

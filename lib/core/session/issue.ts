@@ -1,10 +1,13 @@
 /** The one way a session is issued, used by every sign-in flow (credentials, OAuth, email, WebAuthn). */
-import type { AdapterUser, SessionAdapter } from "../../adapters/types"
+import type { AdapterUser } from "../../adapters/types"
 import { readSessionCookie, clearSessionCookie } from "../cookies/session-store"
 import type { Account, JWT, Profile, User } from "../types"
-import { writeDatabaseSessionCookie } from "./database"
+import { writeDatabaseSessionCookie, sessionStore } from "./database"
 import { writeJwtSession } from "./jwt"
 import type { SessionContext } from "./types"
+import type { IdpRecord } from "../../oauth"
+import { deleteSessionByCookie, hashSessionToken } from "./token"
+import { withSignInClaims } from "./claims"
 
 export interface IssueSessionParams {
   /** The signed-in user; with database sessions it must exist in the adapter. */
@@ -13,12 +16,14 @@ export interface IssueSessionParams {
   profile?: Profile
   isNewUser?: boolean
   trigger: "signIn" | "signUp"
+  /** OIDC sign-ins of a provider with `logout` settings: what logout needs to find this session again. */
+  idp?: IdpRecord
 }
 
 /**
  * Issues a fresh session for `user` and fires the `signIn` event. JWT strategy: the `jwt` callback shapes the token
- * (returning null issues none and clears the cookie). Database strategy: a new session row with a new token, and the
- * session the request carried (if any) is deleted — a new token on every sign-in (no fixation).
+ * (returning null issues none and clears the cookie). Database strategy: a new session row with a new token (stored
+ * as its hash), and the session the request carried (if any) is deleted — a new token on every sign-in (no fixation).
  *
  * @example
  * ```ts
@@ -27,7 +32,7 @@ export interface IssueSessionParams {
  */
 export async function issueSession(ctx: SessionContext, params: IssueSessionParams): Promise<void> {
   const { config, cookies } = ctx
-  const { user, account, profile, isNewUser, trigger } = params
+  const { user, account, profile, isNewUser, trigger, idp } = params
   const stored = readSessionCookie(ctx.requestCookies, cookies.sessionToken.name)
 
   if (config.session.strategy === "jwt") {
@@ -46,17 +51,30 @@ export async function issueSession(ctx: SessionContext, params: IssueSessionPara
       trigger,
     })
     if (token === null || token === undefined) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
-    else await writeJwtSession(ctx, token, stored.present)
+    else {
+      const signedIn = withSignInClaims(token)
+      // OIDC sign-ins keep what logout needs in the reserved claim (next-wave C.1), unless the callback dropped it.
+      if (idp && token.__gh !== null) signedIn.__gh = { ...(signedIn.__gh as object), idp }
+      await writeJwtSession(ctx, signedIn, stored.present)
+    }
   } else {
-    const adapter = config.adapter as SessionAdapter
-    if (stored.value) await adapter.deleteSession(stored.value)
+    const adapter = sessionStore(config)
+    if (stored.value) await deleteSessionByCookie(adapter, stored.value)
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
+    // The cookie carries the token; the row only its hash, so a leaked table holds nothing a browser can present.
+    const token = config.session.generateSessionToken()
+    const now = new Date()
+    // The management columns go only to adapters with session management (an Auth.js adapter may reject them).
+    const managed = typeof config.stores.management?.listSessionsByUserId === "function"
     const session = await adapter.createSession({
-      sessionToken: config.session.generateSessionToken(),
+      sessionToken: hashSessionToken(token),
       userId: String(user.id),
-      expires: new Date(Date.now() + config.session.maxAge * 1000),
+      expires: new Date(now.valueOf() + config.session.maxAge * 1000),
+      ...(managed ? { createdAt: now, lastActiveAt: now } : {}),
+      ...(managed && ctx.userAgent ? { userAgent: ctx.userAgent.slice(0, 256) } : {}),
+      ...(idp ? { provider: idp.p, idpSid: idp.sid ?? null, idpSub: idp.sub, authTime: idp.at } : {}),
     })
-    writeDatabaseSessionCookie(ctx, session.sessionToken, session.expires)
+    writeDatabaseSessionCookie(ctx, token, session.expires)
   }
 
   await config.events.signIn({

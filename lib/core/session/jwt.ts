@@ -1,14 +1,27 @@
 /** The JWT session strategy: read (with the jwt and session callbacks), refresh, and clear the session cookie. */
+import { runSessionCallback } from "../config/callbacks"
 import { JWTSessionError } from "../../errors"
 import { decode as builtinDecode } from "../../jwt"
 import { decodeOrThrow } from "../../jwt/decode"
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from "../cookies/session-store"
 import type { JWT, Session } from "../types"
+import { endedByMarkers, idpMarkerKeys, idpOfToken, withoutReserved } from "./idp"
 import type { SessionContext, SessionReadOptions } from "./types"
+import { claimsOf, keepClaims, sessionWatermarkKey } from "./claims"
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
-async function decodeSessionToken(ctx: SessionContext, token: string): Promise<JWT> {
+/**
+ * Decode failures that happen in normal use, logged at debug level with a short reason instead of as an error: a
+ * cookie from before a secret change (often the random development secret of an earlier run), or one past its expiry.
+ */
+const expectedDecodeFailures: Readonly<Record<string, string>> = {
+  "no matching decryption secret":
+    "it was sealed with another secret (an old one, or the random development secret of an earlier run)",
+  "token expired": "it has expired",
+}
+
+export async function decodeSessionToken(ctx: SessionContext, token: string): Promise<JWT> {
   const { config } = ctx
   const salt = ctx.cookies.sessionToken.name
   if (config.jwt.decode !== builtinDecode) {
@@ -16,11 +29,11 @@ async function decodeSessionToken(ctx: SessionContext, token: string): Promise<J
     if (!payload) throw new Error("Invalid JWT")
     return payload
   }
-  const cached = config.sessionCache.get(token, nowSeconds())
+  const cached = ctx.sessionCache?.get(token, nowSeconds())
   if (cached) return cached
   const payload = await decodeOrThrow({ token, secret: config.secret, salt })
   if (!payload) throw new Error("Invalid JWT")
-  config.sessionCache.set(token, payload)
+  ctx.sessionCache?.set(token, payload)
   return payload
 }
 
@@ -67,13 +80,33 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     if (stored.present.length > 0) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
   }
+  let payload: JWT
   try {
-    const payload = await decodeSessionToken(ctx, stored.value)
-    const token = await config.callbacks.jwt(
+    payload = await decodeSessionToken(ctx, stored.value)
+  } catch (error) {
+    const reason = expectedDecodeFailures[(error as Error).message]
+    if (reason === undefined) config.logger.error(new JWTSessionError(error as Error))
+    else config.logger.debug(`session cookie ignored: ${reason}`)
+    clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
+    return null
+  }
+  try {
+    const revoked = await revokedByWatermark(ctx, payload)
+    if (revoked !== false) {
+      if (revoked === "unknown") return null
+      clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
+      await config.events.signOut({
+        token: revoked === "backchannel" ? withoutReserved(payload) : payload,
+        reason: revoked,
+      })
+      return null
+    }
+    const returned = await config.callbacks.jwt(
       options.update
         ? { token: { ...payload }, session: options.update.data, trigger: "update" }
         : { token: { ...payload }, session: undefined },
     )
+    const token = returned === null || returned === undefined ? returned : keepClaims(payload, returned)
     if (token === null || token === undefined) {
       clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
       return null
@@ -83,14 +116,14 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       options.update !== undefined ||
       typeof payload.iat !== "number" ||
       nowSeconds() - payload.iat >= config.session.updateAge ||
-      (config.userCallbacks.jwt !== undefined && changed(payload, token))
+      (config.hasJwtCallback && changed(payload, token))
     const expires = reissue
       ? new Date(Date.now() + config.session.maxAge * 1000)
       : new Date((payload.exp ?? nowSeconds()) * 1000)
-    const session = await config.callbacks.session({
+    const session = await runSessionCallback(config.callbacks, {
       session: { user: { name: token.name, email: token.email, image: token.picture }, expires: expires.toISOString() },
-      token,
-    } as unknown as Parameters<typeof config.callbacks.session>[0])
+      token: withoutReserved(token),
+    })
     if (reissue) await writeJwtSession(ctx, token, stored.present)
     await config.events.session({ session: session as Session, token })
     return session as Session
@@ -99,6 +132,35 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
   }
+}
+
+/**
+ * Whether the session of this token was ended elsewhere, in one store round trip: `"revoked"` when the user signed out
+ * everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs existed, is below the
+ * `sess-nbf:<sub>` watermark); `"backchannel"` when its OP ended it (next-wave C.1: a `sid` marker, or a `sub`
+ * watermark at or after its auth time). A store failure is logged and answers `"unknown"`: no session for this
+ * request, but the cookie is kept.
+ */
+export async function revokedByWatermark(
+  ctx: SessionContext,
+  payload: JWT,
+): Promise<false | "revoked" | "backchannel" | "unknown"> {
+  const hasSub = typeof payload.sub === "string" && payload.sub !== ""
+  const idp = idpOfToken(payload)
+  const keys = [...(hasSub ? [sessionWatermarkKey(payload.sub as string)] : []), ...(idp ? idpMarkerKeys(idp) : [])]
+  if (keys.length === 0) return false
+  let values: Array<string | null>
+  try {
+    values = await ctx.config.store.get(keys)
+  } catch (error) {
+    ctx.config.logger.error(new JWTSessionError(error as Error))
+    return "unknown"
+  }
+  if (hasSub) {
+    const watermark = values.shift() ?? null
+    if (watermark !== null && (claimsOf(payload)?.se ?? 0) < Number(watermark)) return "revoked"
+  }
+  return idp && endedByMarkers(idp, values) ? "backchannel" : false
 }
 
 function changed(before: JWT, after: JWT): boolean {

@@ -1,6 +1,7 @@
 /** What the session functions need: a slice of the request context that `getSession` can build without a Request. */
-import type { ResolvedConfig } from "../config/resolve"
+import type { ResolvedConfig } from "../config/types"
 import type { CookieJar } from "../cookies/jar"
+import type { SessionCache } from "./cache"
 import type { CookiesOptions } from "../types"
 
 export interface SessionContext {
@@ -8,6 +9,10 @@ export interface SessionContext {
   readonly cookies: CookiesOptions
   readonly requestCookies: Record<string, string>
   readonly jar: CookieJar
+  /** Decrypted-token cache of the runtime that owns this config (never part of the frozen config). */
+  readonly sessionCache?: SessionCache
+  /** The request's `User-Agent`, recorded on new database sessions (first 256 characters). */
+  readonly userAgent?: string | null
 }
 
 export interface SessionReadOptions {

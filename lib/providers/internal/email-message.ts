@@ -1,10 +1,21 @@
 /** The default sign-in email: a plain-text and an HTML version with the link and the host, all escaped. */
-import type { Theme } from "../../core/types"
+import type { Theme } from "../../models"
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
 
 const colour = /^#[0-9a-f]{3,8}$/i
+
+/** The built-in pages' default brand colour, so the email's button matches the sign-in page's. */
+export const DEFAULT_EMAIL_BRAND = "#334155"
+
+/** "10 minutes", "1 hour", "24 hours": how long a link that expires at `expires` is still valid, from now. */
+export function lifetimeText(expires: Date, now = Date.now()): string {
+  const minutes = Math.max(1, Math.round((expires.getTime() - now) / 60_000))
+  if (minutes < 120) return minutes === 1 ? "1 minute" : `${minutes} minutes`
+  const hours = Math.round(minutes / 60)
+  return `${hours} hours`
+}
 
 export interface SignInMessage {
   subject: string
@@ -13,20 +24,25 @@ export interface SignInMessage {
 }
 
 /**
- * Builds the sign-in message for `url`. The address the user typed is deliberately not shown (CVE-2022-31127); the
- * host has its dots broken with a zero-width space so mail clients do not turn it into a link.
+ * Builds the sign-in message for `url`, saying how long the link lives when `expires` is given. The address the user
+ * typed is deliberately not shown (CVE-2022-31127); the host has its dots broken with a zero-width space so mail
+ * clients do not turn it into a link. The button takes `theme.brandColor`, else the built-in pages' default.
  *
  * @example
  * ```ts
  * const { subject, text, html } = signInMessage({ url: "https://app.example/auth/callback/email?token=…", theme: {} })
  * ```
  */
-export function signInMessage(params: { url: string; theme?: Theme }): SignInMessage {
+export function signInMessage(params: { url: string; theme?: Theme; expires?: Date }): SignInMessage {
   const { host } = new URL(params.url)
-  const brand = params.theme?.brandColor && colour.test(params.theme.brandColor) ? params.theme.brandColor : "#346df1"
+  const brand =
+    params.theme?.brandColor && colour.test(params.theme.brandColor) ? params.theme.brandColor : DEFAULT_EMAIL_BRAND
   const buttonText =
     params.theme?.buttonText && colour.test(params.theme.buttonText) ? params.theme.buttonText : "#ffffff"
   const safeHost = escapeHtml(host).replace(/\./g, "&#8203;.")
+  const { expires } = params
+  const expiry =
+    expires instanceof Date && !Number.isNaN(expires.getTime()) ? `This link expires in ${lifetimeText(expires)}.` : ""
   const href = escapeHtml(params.url)
   const html = `<!doctype html>
 <html lang="en"><body style="background:#f9f9f9;margin:0;padding:24px;font-family:Helvetica,Arial,sans-serif">
@@ -35,7 +51,8 @@ export function signInMessage(params: { url: string; theme?: Theme }): SignInMes
 <tr><td align="center" style="padding:16px">
 <a href="${href}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;border-radius:6px;background:${brand};color:${buttonText};font-size:16px;text-decoration:none;font-weight:bold">Sign in</a>
 </td></tr>
-<tr><td align="center" style="padding:8px 16px 24px;font-size:13px;color:#777">If you did not request this email you can safely ignore it.</td></tr>
+<tr><td align="center" style="padding:8px 16px 24px;font-size:13px;color:#777">${expiry ? `${expiry} ` : ""}If you did not request this email you can safely ignore it.</td></tr>
 </table></body></html>`
-  return { subject: `Sign in to ${host}`, text: `Sign in to ${host}\n${params.url}\n\n`, html }
+  const text = `Sign in to ${host}\n${params.url}\n\n${expiry ? `${expiry}\n` : ""}`
+  return { subject: `Sign in to ${host}`, text, html }
 }

@@ -3,7 +3,7 @@
  * and a factory for a provider whose only differences are its id, name, brand colour and a few defaults. Internal:
  * not a package entry point, so nothing here is public API except through the provider files that re-use it.
  */
-import type { User } from "../../core/types"
+import type { User } from "../../models"
 import type { OAuthConfig, OAuthUserConfig } from "../types"
 
 /** ID-token claims without the lifetime (`iat`, `exp`), for the few providers whose profile type leaves those out. */

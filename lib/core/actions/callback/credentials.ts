@@ -1,14 +1,13 @@
 /** POST /callback/credentials (CSRF-checked): `authorize()`, the signIn callback, a session, a redirect. */
 import { randomUUID } from "node:crypto"
-import type { AdapterUser, UserAdapter } from "../../../adapters/types"
-import { AuthError, CallbackRouteError, CredentialsSignin, MissingCSRF } from "../../../errors"
+import type { AdapterUser } from "../../../adapters/types"
+import { store } from "../../config/stores"
+import { AuthError, CallbackRouteError, CredentialsSignin, InvalidConfig } from "../../../errors"
 import type { CredentialsConfig } from "../../../providers/types"
 import { requestWithParsedBody, type RequestContext } from "../../context"
-import { issueSession } from "../../session"
 import type { AuthResult } from "../../response"
 import type { Account, User } from "../../types"
-import { sessionContext } from "../session"
-import { runSignInCallback } from "../sign-in-callback"
+import { finishSignIn, runSignInCallback } from "../finish-sign-in"
 
 async function authorize(ctx: RequestContext, provider: CredentialsConfig): Promise<User> {
   const credentials = { ...(ctx.request.body ?? {}) }
@@ -25,13 +24,18 @@ async function authorize(ctx: RequestContext, provider: CredentialsConfig): Prom
 }
 
 /**
- * With database sessions the signed-in user must exist in the adapter: find it by id (then email) or create it.
+ * With database sessions the signed-in user must exist in the adapter: found by the id `authorize()` returned, or
+ * created with it. Never merged by email (CR-08): an unknown id with the address of another stored user is refused.
  */
 async function databaseUser(ctx: RequestContext, user: User): Promise<AdapterUser> {
-  const adapter = ctx.config.adapter as UserAdapter
-  const existing =
-    (await adapter.getUser(String(user.id))) ?? (user.email ? await adapter.getUserByEmail(user.email) : null)
+  const adapter = store(ctx.config, "credentials")
+  const existing = await adapter.getUser(String(user.id))
   if (existing) return existing
+  if (user.email && (await adapter.getUserByEmail(user.email))) {
+    throw new InvalidConfig("authorize() returned an unknown user id with the email of another user", {
+      cause: { provider: ctx.provider?.id },
+    })
+  }
   const created = await adapter.createUser({
     ...user,
     id: String(user.id),
@@ -51,13 +55,11 @@ async function databaseUser(ctx: RequestContext, user: User): Promise<AdapterUse
  * ```
  */
 export async function credentialsCallback(ctx: RequestContext, provider: CredentialsConfig): Promise<AuthResult> {
-  if (!ctx.csrfVerified) throw new MissingCSRF("CSRF token was missing during an action callback")
   const authorized = await authorize(ctx, provider)
   let user: User = { ...authorized, id: authorized.id ? String(authorized.id) : randomUUID() }
   const account: Account = { providerAccountId: String(user.id), type: "credentials", provider: provider.id }
   const redirect = await runSignInCallback(ctx, { user, account, credentials: ctx.request.body ?? {} })
   if (redirect) return { redirect }
   if (ctx.config.session.strategy === "database") user = await databaseUser(ctx, user)
-  await issueSession(sessionContext(ctx), { user, account, trigger: "signIn" })
-  return { redirect: ctx.callbackUrl }
+  return finishSignIn(ctx, { user, account })
 }

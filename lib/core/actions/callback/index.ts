@@ -5,6 +5,7 @@ import type { AuthResult } from "../../response"
 import { credentialsCallback } from "./credentials"
 import { oauthCallback } from "./oauth"
 import { emailCallback } from "../email"
+import { webAuthnCallback } from "../../webauthn/callback"
 
 /**
  * Handles GET and POST /callback/:provider.
@@ -17,7 +18,7 @@ import { emailCallback } from "../email"
 export async function callbackAction(ctx: RequestContext): Promise<AuthResult> {
   const provider = ctx.provider
   if (!provider) throw new InvalidProvider("Callback route called without provider")
-  const method = ctx.request.method
+  // The router has checked the provider type and method against the route table.
   switch (provider.type) {
     case "oauth":
     case "oidc":
@@ -25,10 +26,11 @@ export async function callbackAction(ctx: RequestContext): Promise<AuthResult> {
     case "email":
       return emailCallback(ctx, provider)
     case "credentials":
-      if (method === "POST") return credentialsCallback(ctx, provider)
-      break
-    default:
-      break
+      return credentialsCallback(ctx, provider)
+    case "webauthn":
+      return webAuthnCallback(ctx)
   }
-  throw new InvalidProvider(`Callback for provider type (${provider.type}) is not supported`)
+  throw new InvalidProvider("Callback for this provider type is not supported", {
+    cause: { provider: ctx.provider?.id },
+  })
 }

@@ -1,18 +1,23 @@
 /** Account linking for OAuth sign-ins with an adapter (reference-behavior 6.4, without its createUser quirk). */
-import type { Adapter, AdapterAccount, AdapterUser, TransactionAdapter, UserAdapter } from "../../../adapters/types"
-import { OAuthAccountNotLinked } from "../../../errors"
+import type { Adapter, AdapterAccount, AdapterUser } from "../../../adapters/types"
+import { store } from "../../config/stores"
+import type { OAuthUserStore } from "../../config/types"
+import { MissingAdapterMethods, OAuthAccountNotLinked } from "../../../errors"
 import type { ResolvedOAuthProvider } from "../../../oauth"
-import type { RequestContext } from "../../context"
+import { sessionContext, type RequestContext } from "../../context"
 import { readSessionCookie } from "../../cookies/session-store"
 import { currentDatabaseUser } from "../../session/database"
 import type { Account, Profile, User } from "../../types"
-import { sessionContext } from "../session"
 
-/** The user the request is currently signed in as, if any (JWT: by `sub`; database: by session). */
-async function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
+/**
+ * The user the request is currently signed in as, if any (JWT: by `sub` through a view with `getUser`, OAuth's or
+ * WebAuthn's; database: by session).
+ */
+export async function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
   const { config, cookies } = ctx
-  const adapter = config.adapter as UserAdapter
   if (config.session.strategy === "database") return (await currentDatabaseUser(sessionContext(ctx)))?.user ?? null
+  const adapter = config.stores.oauth ?? config.stores.webauthn ?? config.stores.credentials
+  if (!adapter) return null
   const token = readSessionCookie(ctx.request.cookies, cookies.sessionToken.name).value
   if (!token) return null
   try {
@@ -48,7 +53,7 @@ export async function linkOrRegister(
   params: { userFromProvider: User; userByAccount: AdapterUser | null; account: Account; profile: Profile },
 ): Promise<{ user: AdapterUser; isNewUser: boolean }> {
   const { config } = ctx
-  const adapter = config.adapter as UserAdapter
+  const adapter = store(config, "oauth")
   const { userFromProvider, userByAccount, account } = params
   const signedIn = await currentUser(ctx)
 
@@ -76,8 +81,10 @@ export async function linkOrRegister(
   const userByEmail = email ? await adapter.getUserByEmail(email) : null
   if (userByEmail) {
     // GHSA-g38m: even when allowed, link implicitly only if both sides vouch for the address — the local user has
-    // verified it (else an attacker could pre-register the victim's email) and the provider does not deny it.
-    const verifiedOnBothSides = Boolean(userByEmail.emailVerified) && params.profile.email_verified !== false
+    // verified it (else an attacker could pre-register the victim's email) and the provider says so: the boolean
+    // `email_verified: true` (a string "false" or an absent claim is no proof), or a provider that always verifies.
+    const providerVerified = params.profile.email_verified === true || provider.emailAlwaysVerified
+    const verifiedOnBothSides = Boolean(userByEmail.emailVerified) && providerVerified
     if (!provider.allowDangerousEmailAccountLinking || !verifiedOnBothSides) {
       throw new OAuthAccountNotLinked("Another account already exists with the same e-mail address", {
         cause: { provider: provider.id },
@@ -103,25 +110,27 @@ export async function linkOrRegister(
  * link rolls the user back), else by deleting the new user again when the link fails. Never a user without account.
  */
 async function createLinkedUser(
-  adapter: UserAdapter,
+  adapter: OAuthUserStore,
   newUser: AdapterUser,
   accountFor: (userId: string) => AdapterAccount,
 ): Promise<{ user: AdapterUser; stored: AdapterAccount }> {
-  const write = async (a: Adapter) => {
-    const user = await (a as UserAdapter).createUser(newUser)
+  const write = async (tx: Adapter) => {
+    if (!tx.createUser || !tx.linkAccount) {
+      throw new MissingAdapterMethods("The transaction adapter lacks createUser or linkAccount")
+    }
+    const user = await tx.createUser(newUser)
     const stored = accountFor(user.id)
-    await (a as UserAdapter).linkAccount(stored)
+    await tx.linkAccount(stored)
     return { user, stored }
   }
-  const { transaction } = adapter as Partial<TransactionAdapter>
-  if (typeof transaction === "function") return transaction(write)
+  if (adapter.transaction) return adapter.transaction(write)
   const user = await adapter.createUser(newUser)
   const stored = accountFor(user.id)
   try {
     await adapter.linkAccount(stored)
   } catch (error) {
     await Promise.resolve()
-      .then(() => adapter.deleteUser(user.id))
+      .then(() => adapter.deleteUser?.(user.id))
       .catch(() => undefined)
     throw error
   }

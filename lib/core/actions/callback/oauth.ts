@@ -1,39 +1,10 @@
 /** GET (or form_post POST) /callback/:oauthProvider: finish the OAuth flow, link the account, issue the session. */
-import type { UserAdapter } from "../../../adapters/types"
 import { AuthError, CallbackRouteError, OAuthCallbackError, OAuthProfileParseError } from "../../../errors"
-import { finishOAuthSignIn, type OAuthFlowContext, type ResolvedOAuthProvider } from "../../../oauth"
-import { actionUrl, type RequestContext } from "../../context"
+import { finishOAuthSignIn, type ResolvedOAuthProvider } from "../../../oauth"
+import { oauthFlowContext, type RequestContext } from "../../context"
 import type { AuthResult } from "../../response"
-import { issueSession } from "../../session"
-import { sessionContext } from "../session"
-import { runSignInCallback } from "../sign-in-callback"
+import { finishSignIn, runSignInCallback } from "../finish-sign-in"
 import { linkOrRegister } from "./link-account"
-
-/**
- * The slice of the request context the OAuth engine needs.
- *
- * @example
- * ```ts
- * const url = await startOAuthSignIn(oauthFlowContext(ctx, provider))
- * ```
- */
-export function oauthFlowContext(ctx: RequestContext, provider: ResolvedOAuthProvider): OAuthFlowContext {
-  return {
-    provider,
-    callbackUrl: actionUrl(ctx, "callback", provider.id),
-    origin: ctx.origin,
-    secret: ctx.config.secret,
-    requestCookies: ctx.request.cookies,
-    checkCookies: {
-      state: ctx.cookies.state,
-      pkceCodeVerifier: ctx.cookies.pkceCodeVerifier,
-      nonce: ctx.cookies.nonce,
-    },
-    setCookie: (name, value, options) => ctx.jar.set(name, value, options),
-    logger: ctx.logger,
-    query: ctx.request.query,
-  }
-}
 
 /**
  * Completes an OAuth/OIDC sign-in.
@@ -63,14 +34,13 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
     throw new CallbackRouteError(error as Error, { cause: { provider: provider.id } })
   }
   if (result.kind === "proxy") return { redirect: result.redirect }
-  const { user: userFromProvider, account, profile } = result
-  const adapter = ctx.config.adapter as UserAdapter | undefined
+  const { user: userFromProvider, account, profile, idp } = result
+  const adapter = ctx.config.stores.oauth
 
   if (!adapter) {
     const redirect = await runSignInCallback(ctx, { user: userFromProvider, account, profile })
     if (redirect) return { redirect }
-    await issueSession(sessionContext(ctx), { user: userFromProvider, account, profile, trigger: "signIn" })
-    return { redirect: ctx.callbackUrl }
+    return finishSignIn(ctx, { user: userFromProvider, account, profile, idp })
   }
 
   const userByAccount = await adapter.getUserByAccount({
@@ -80,18 +50,5 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
   const redirect = await runSignInCallback(ctx, { user: userByAccount ?? userFromProvider, account, profile })
   if (redirect) return { redirect }
   const { user, isNewUser } = await linkOrRegister(ctx, provider, { userFromProvider, userByAccount, account, profile })
-  await issueSession(sessionContext(ctx), {
-    user,
-    account,
-    profile,
-    isNewUser,
-    trigger: isNewUser ? "signUp" : "signIn",
-  })
-  const newUser = ctx.config.pages.newUser
-  if (isNewUser && newUser) {
-    return {
-      redirect: `${newUser}${newUser.includes("?") ? "&" : "?"}${new URLSearchParams({ callbackUrl: ctx.callbackUrl })}`,
-    }
-  }
-  return { redirect: ctx.callbackUrl }
+  return finishSignIn(ctx, { user, account, profile, isNewUser, idp })
 }

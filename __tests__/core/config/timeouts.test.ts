@@ -1,0 +1,100 @@
+// `adapterTimeout`: an adapter call that never settles ends in the fail-closed answer, not a hung request.
+import { Auth } from "../../../lib/core"
+import { resolveConfig } from "../../../lib/core/config/resolve"
+import { MemoryAdapter } from "../../../lib/adapters/memory"
+import type { Adapter } from "../../../lib/adapters/types"
+import type { AuthError } from "../../../lib/errors"
+import { ORIGIN, applyCookies, credentialsConfig, csrf, makeRequest, setCookies, signIn } from "../helpers"
+
+// https://app.example: the __Secure- cookie names.
+const SESSION = "__Secure-authjs.session-token"
+
+/** The memory adapter, with the named methods hanging forever once `hang` is set. */
+function hangingAdapter(names: (keyof Adapter)[]) {
+  const inner = MemoryAdapter()
+  const state = { hang: false, started: 0 }
+  const adapter: Adapter = { ...inner }
+  for (const name of names) {
+    const original = inner[name] as (...args: unknown[]) => unknown
+    ;(adapter as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      if (!state.hang) return original.apply(inner, args)
+      state.started++
+      return new Promise(() => undefined)
+    }
+  }
+  return { adapter, inner, state }
+}
+
+describe("adapterTimeout", () => {
+  it("defaults to 5000 ms and httpTimeout to 10000 ms", () => {
+    const resolved = resolveConfig(credentialsConfig())
+    expect(resolved.adapterTimeout).toBe(5000)
+    expect(resolved.httpTimeout).toBe(10_000)
+  })
+
+  it.each([0, -1, Number.NaN, Infinity, "100", 2 ** 31])("rejects adapterTimeout %p with InvalidConfig", (value) => {
+    expect(() => resolveConfig(credentialsConfig({ adapterTimeout: value as number }))).toThrow(
+      expect.objectContaining({ type: "InvalidConfig", message: "Invalid adapterTimeout" }),
+    )
+    expect(() => resolveConfig(credentialsConfig({ httpTimeout: value as number }))).toThrow(
+      expect.objectContaining({ type: "InvalidConfig", message: "Invalid httpTimeout" }),
+    )
+  })
+
+  it("a hung session read answers null (fail closed), logs AdapterError and keeps the cookie", async () => {
+    const { adapter, state } = hangingAdapter(["getSessionAndUser"])
+    const config = credentialsConfig({ adapter, session: { strategy: "database" }, adapterTimeout: 50 })
+    const jar = await signIn(config)
+    expect(jar[SESSION]).toBeTruthy()
+
+    state.hang = true
+    const response = await Auth(makeRequest("/auth/session", { cookies: jar }), config)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toBeNull()
+    expect(setCookies(response).has(SESSION)).toBe(false)
+    expect(state.started).toBe(1)
+    const timedOut = config.logger.errors.find((e) => e.message === "Adapter call timed out") as AuthError
+    expect(timedOut.type).toBe("AdapterError")
+    expect(timedOut.cause).toMatchObject({ method: "getSessionAndUser", timeout: 50 })
+
+    // The database answers again: the same cookie is a session again, nothing was cleared.
+    state.hang = false
+    const again = await Auth(makeRequest("/auth/session", { cookies: jar }), config)
+    expect(((await again.json()) as { user: { name: string } }).user.name).toBe("Ada Lovelace")
+  })
+
+  it("a hung createSession ends the sign-in on the error page with no session cookie and no session row", async () => {
+    const { adapter, inner, state } = hangingAdapter(["createSession"])
+    const config = credentialsConfig({ adapter, session: { strategy: "database" }, adapterTimeout: 50 })
+    const { token, cookies } = await csrf(config)
+    state.hang = true
+    const response = await Auth(
+      makeRequest("/auth/callback/credentials", {
+        cookies,
+        body: { csrfToken: token, username: "ada", password: "pw" },
+      }),
+      config,
+    )
+    expect(response.status).toBe(302)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    expect(applyCookies(cookies, response)[SESSION]).toBeUndefined()
+    expect(state.started).toBe(1)
+    expect(config.logger.errors.map((e) => e.message)).toContain("Adapter call timed out")
+    // The memory adapter never got the session (the hung call never ran its body).
+    const user = await inner.getUser("user-1")
+    expect(user?.email).toBe("ada@example.test")
+  })
+
+  it("a call that settles in time is untouched, its own error still becomes AdapterError", async () => {
+    const adapter: Adapter = {
+      ...MemoryAdapter(),
+      getSessionAndUser: () => Promise.reject(new Error("connection refused")),
+    }
+    const config = credentialsConfig({ adapter, session: { strategy: "database" }, adapterTimeout: 60_000 })
+    const response = await Auth(makeRequest("/auth/session", { cookies: { [SESSION]: "t" } }), config)
+    expect(await response.json()).toBeNull()
+    const [error] = config.logger.errors as AuthError[]
+    expect(error!.type).toBe("AdapterError")
+    expect(error!.message).toBe("connection refused")
+  })
+})

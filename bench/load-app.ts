@@ -1,0 +1,130 @@
+/**
+ * The app `npm run load` drives, run as a child process so its RSS is its own: a demo-like Express 5 app with
+ * database sessions in SQLite (`LOAD_DB=sqlite`) or PostgreSQL (`LOAD_DB=postgres`), credentials and magic-link
+ * sign-in (through a local SMTP server that discards mail), a public home page and a protected JSON route. Listens on
+ * 127.0.0.1:0 and reports `{ port }` to the parent; answers `"rss"` with its RSS after a GC; exits on `"stop"`.
+ */
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import type { Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import path from "node:path"
+import express from "express"
+import { Pool } from "pg"
+import { SMTPServer } from "smtp-server"
+import { ExpressAuth, requireAuth, type AuthConfig } from "../lib"
+import { PostgresAdapter, migrate } from "../lib/adapters/postgres"
+import { SQLiteAdapter } from "../lib/adapters/sqlite"
+import type { Adapter } from "../lib/adapters/types"
+import Credentials from "../lib/providers/credentials"
+import Nodemailer from "../lib/providers/nodemailer"
+
+export const LOAD_PASSWORD = "load-password"
+
+async function startSmtp(): Promise<{ port: number; stop: () => Promise<void> }> {
+  const smtp = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.resume()
+      stream.on("end", () => callback())
+    },
+  })
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve))
+  const { port } = (smtp as unknown as { server: Server }).server.address() as AddressInfo
+  return { port, stop: () => new Promise<void>((resolve) => smtp.close(() => resolve())) }
+}
+
+async function database(): Promise<{ adapter: Adapter; close: () => Promise<void> }> {
+  if (process.env.LOAD_DB === "postgres") {
+    const schema = `gatehouse_load_${randomBytes(6).toString("hex")}`
+    const pool = new Pool({
+      connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+      max: 10,
+    })
+    await migrate(pool, { schema })
+    return {
+      adapter: PostgresAdapter(pool, { schema }),
+      close: async () => {
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+        await pool.end()
+      },
+    }
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "gatehouse-load-"))
+  return {
+    adapter: SQLiteAdapter(path.join(dir, "load.sqlite")),
+    close: async () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+async function main(): Promise<void> {
+  const smtp = await startSmtp()
+  const db = await database()
+  const config: AuthConfig = {
+    secret: "gatehouse-load-secret-0123456789abcdefghijkl",
+    trustHost: true,
+    adapter: db.adapter,
+    session: { strategy: "database" },
+    logger: {
+      error: (e) => {
+        const cause = (e.cause as { err?: Error } | undefined)?.err
+        console.error(`load-app: ${e.name}: ${e.message}${cause ? ` (${cause.message})` : ""}`)
+      },
+      warn: () => undefined,
+      debug: () => undefined,
+    },
+    providers: [
+      Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: (c) =>
+          c.password === LOAD_PASSWORD && typeof c.username === "string"
+            ? { id: `load-${c.username}`, name: c.username, email: `${c.username}@load.test` }
+            : null,
+      }),
+      Nodemailer({ server: { host: "127.0.0.1", port: smtp.port, ignoreTLS: true }, from: "load@example.test" }),
+    ],
+  }
+  const app = express()
+  let inFlight = 0
+  app.use((_req, res, next) => {
+    inFlight++
+    res.once("close", () => inFlight--)
+    next()
+  })
+  app.get("/", (_req, res) => {
+    res.type("html").send("<!doctype html><title>Home</title><p>Welcome</p>")
+  })
+  app.use("/auth", ExpressAuth(config))
+  app.get("/me", requireAuth(config), (_req, res) => {
+    res.json(res.locals.session)
+  })
+  const server = app.listen(0, "127.0.0.1", () => {
+    process.send?.({ port: (server.address() as AddressInfo).port })
+  })
+  server.keepAliveTimeout = 60_000
+
+  process.on("message", (message) => {
+    if (message === "rss") {
+      globalThis.gc?.()
+      process.send?.({ rss: process.memoryUsage().rss })
+    } else if (message === "stop") {
+      // Requests still in flight (autocannon stops mid-loop) finish before SMTP and the database go away.
+      server.close()
+      server.closeIdleConnections()
+      const drain = setInterval(() => {
+        if (inFlight > 0) return
+        clearInterval(drain)
+        void Promise.all([smtp.stop(), db.close()]).finally(() => process.exit(0))
+      }, 50)
+    }
+  })
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

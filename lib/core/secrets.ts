@@ -1,0 +1,44 @@
+/**
+ * The security primitives the core shares: constant-time comparison, the Auth.js-compatible keyed hash, and random
+ * tokens. CSRF and email tokens use these; new code (rate limits, sign-out state) should too, never a copy.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+
+/**
+ * Whether two strings are equal, in time independent of where they differ (lengths may leak; values do not).
+ *
+ * @example
+ * ```ts
+ * constantTimeEqual(bodyToken, cookieToken) // true only for the same string
+ * ```
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a)
+  const y = Buffer.from(b)
+  return x.length === y.length && timingSafeEqual(x, y)
+}
+
+/**
+ * The keyed hash Auth.js uses for CSRF cookies and email tokens: `sha256(value + secret)` as hex. Wire-compatible by
+ * design (a plain HMAC would be the modern choice); kept in one place so it is never re-implemented.
+ *
+ * @example
+ * ```ts
+ * keyedHash(token, secret[0]) // 64 hex characters
+ * ```
+ */
+export function keyedHash(value: string, secret: string): string {
+  return createHash("sha256").update(`${value}${secret}`).digest("hex")
+}
+
+/**
+ * A random token: `bytes` random bytes as hex (32 bytes, 64 characters, by default).
+ *
+ * @example
+ * ```ts
+ * randomToken() // "9f86d081884c7d65…"
+ * ```
+ */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString("hex")
+}

@@ -1,0 +1,294 @@
+/**
+ * Session management (users see and end their sessions): public session ids, listing, revoking one, the others or
+ * all, admin revocation of a user, and freshness. Database sessions are rows; JWT sessions are revoked through the
+ * user's watermark `sess-nbf:<userId>` in the key-value store, compared with each token's session epoch.
+ */
+import { createHash } from "node:crypto"
+import { constantTimeEqual } from "../secrets"
+import type { AdapterSession, AdapterUser, SessionManagementAdapter } from "../../adapters/types"
+import { MissingAdapterMethods } from "../../errors"
+import { need } from "../config/stores"
+import type { ResolvedConfig } from "../config/types"
+import { clearSessionCookie, readSessionCookie } from "../cookies/session-store"
+import type { JWT } from "../types"
+import { claimsOf, sessionWatermarkKey } from "./claims"
+import { currentDatabaseUser } from "./database"
+import { decodeSessionToken, revokedByWatermark, writeJwtSession } from "./jwt"
+import type { SessionContext } from "./types"
+
+/** One session as its owner sees it. Times are seconds since the epoch; there is never a token in it. */
+export interface SessionInfo {
+  /** 22 characters, derived one-way from the stored session key; `"jwt"` for a JWT session. */
+  id: string
+  /** Whether this is the session of the request. */
+  current: boolean
+  createdAt?: number
+  lastActiveAt?: number
+  /** Seconds since the epoch. */
+  expires: number
+  userAgent?: string
+  ip?: string
+}
+
+/** What a revocation found. */
+export type RevokeOutcome = "revoked" | "not-found" | "unauthenticated"
+
+/** The most sessions `listSessions` returns. */
+export const MAX_LISTED_SESSIONS = 100
+
+/**
+ * The public id of a session: base64url(SHA-256("gatehouse.session-id" || stored key)), first 22 characters (132
+ * bits). The stored key is the token's hash (or the raw token of a legacy row), so the id reveals neither.
+ *
+ * @example
+ * ```ts
+ * publicSessionId("sha256:9f86d0…") // "q2m1…" (22 characters)
+ * ```
+ */
+export function publicSessionId(storedKey: string): string {
+  return createHash("sha256").update("gatehouse.session-id").update(storedKey).digest("base64url").slice(0, 22)
+}
+
+const sameId = constantTimeEqual
+
+const seconds = (date: Date | null | undefined): number | undefined =>
+  date ? Math.floor(new Date(date).valueOf() / 1000) : undefined
+
+function managementAdapter(config: ResolvedConfig): Pick<SessionManagementAdapter, "listSessionsByUserId"> {
+  const listSessionsByUserId = config.stores.management?.listSessionsByUserId
+  if (typeof listSessionsByUserId !== "function") {
+    throw new MissingAdapterMethods("Session management needs the adapter method listSessionsByUserId", {
+      cause: { missing: ["listSessionsByUserId"] },
+    })
+  }
+  return { listSessionsByUserId }
+}
+
+/** The valid JWT session of the request (decoded, not revoked), or null. Runs no callback. */
+async function currentJwt(ctx: SessionContext): Promise<JWT | null> {
+  const value = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name).value
+  if (!value) return null
+  let payload: JWT
+  try {
+    payload = await decodeSessionToken(ctx, value)
+  } catch {
+    return null
+  }
+  if (typeof payload.sub !== "string" || payload.sub === "") return null
+  return (await revokedByWatermark(ctx, payload)) === false ? payload : null
+}
+
+async function liveSessionsOf(config: ResolvedConfig, userId: string): Promise<AdapterSession[]> {
+  const now = Date.now()
+  const rows = await managementAdapter(config).listSessionsByUserId(userId)
+  return rows.filter((row) => new Date(row.expires).valueOf() > now)
+}
+
+function clearCurrent(ctx: SessionContext): void {
+  const stored = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
+  clearSessionCookie(ctx.jar, stored.present, ctx.cookies.sessionToken.options)
+}
+
+/** Deletes rows one by one, firing `events.signOut` for each that was still there; returns how many went. */
+async function deleteRows(config: ResolvedConfig, rows: AdapterSession[]): Promise<number> {
+  const adapter = { deleteSession: need(config.stores.management?.deleteSession, "deleteSession") }
+  let count = 0
+  for (const row of rows) {
+    const deleted = await adapter.deleteSession(row.sessionToken)
+    if (!deleted) continue
+    count++
+    await config.events.signOut({ session: deleted, reason: "revoked" })
+  }
+  return count
+}
+
+/** Raises the user's watermark to `at` (ms) for as long as a session can live. */
+async function raiseWatermark(config: ResolvedConfig, userId: string, at: number): Promise<void> {
+  await config.store.setMax(sessionWatermarkKey(userId), at, config.session.maxAge)
+}
+
+/**
+ * The sessions of the request's user, newest first (at most 100), or null without a valid session. JWT strategy:
+ * only the current one (stateless), with the id `"jwt"`.
+ *
+ * @example
+ * ```ts
+ * const sessions = await listSessions(ctx) // [{ id: "Zk3…", current: true, expires: 1767225600, … }]
+ * ```
+ */
+export async function listSessions(ctx: SessionContext): Promise<SessionInfo[] | null> {
+  const { config } = ctx
+  if (config.session.strategy === "jwt") {
+    const token = await currentJwt(ctx)
+    if (!token) return null
+    const info: SessionInfo = { id: "jwt", current: true, expires: token.exp ?? 0 }
+    const at = claimsOf(token)?.at
+    if (typeof at === "number") info.createdAt = at
+    return [info]
+  }
+  const current = await currentDatabaseUser(ctx)
+  if (!current) return null
+  const rows = await liveSessionsOf(config, current.user.id)
+  const time = (row: AdapterSession) => new Date(row.createdAt ?? 0).valueOf()
+  rows.sort((a, b) => time(b) - time(a) || new Date(b.expires).valueOf() - new Date(a.expires).valueOf())
+  return rows.slice(0, MAX_LISTED_SESSIONS).map((row) => {
+    const info: SessionInfo = {
+      id: publicSessionId(row.sessionToken),
+      current: row.sessionToken === current.session.sessionToken,
+      expires: seconds(row.expires) ?? 0,
+    }
+    const createdAt = seconds(row.createdAt)
+    const lastActiveAt = seconds(row.lastActiveAt)
+    if (createdAt !== undefined) info.createdAt = createdAt
+    if (lastActiveAt !== undefined) info.lastActiveAt = lastActiveAt
+    if (typeof row.userAgent === "string") info.userAgent = row.userAgent
+    if (typeof row.ip === "string") info.ip = row.ip
+    return info
+  })
+}
+
+/**
+ * Ends one session of the request's user by its public id. Another user's id, or an unknown one, is `not-found` and
+ * changes nothing. Ending the current session also clears its cookie.
+ *
+ * @example
+ * ```ts
+ * if ((await revokeSession(ctx, id)) === "not-found") return { status: 404, body: { error: "NotFound" } }
+ * ```
+ */
+export async function revokeSession(ctx: SessionContext, id: string): Promise<RevokeOutcome> {
+  const { config } = ctx
+  if (config.session.strategy === "jwt") {
+    const token = await currentJwt(ctx)
+    if (!token) return "unauthenticated"
+    if (!sameId(id, "jwt")) return "not-found"
+    clearCurrent(ctx)
+    await config.events.signOut({ token, reason: "revoked" })
+    return "revoked"
+  }
+  const current = await currentDatabaseUser(ctx)
+  if (!current) return "unauthenticated"
+  const rows = await liveSessionsOf(config, current.user.id)
+  const target = rows.find((row) => sameId(publicSessionId(row.sessionToken), id))
+  if (!target) return "not-found"
+  const count = await deleteRows(config, [target])
+  if (target.sessionToken === current.session.sessionToken) clearCurrent(ctx)
+  return count === 1 ? "revoked" : "not-found"
+}
+
+/**
+ * Ends every session of the request's user but the current one. JWT strategy: raises the user's watermark to now and
+ * re-issues the current cookie with a newer session epoch, so every other token of the user is refused.
+ *
+ * @example
+ * ```ts
+ * await revokeOtherSessions(ctx) // "revoked"
+ * ```
+ */
+export async function revokeOtherSessions(ctx: SessionContext): Promise<RevokeOutcome> {
+  const { config } = ctx
+  if (config.session.strategy === "jwt") {
+    const token = await currentJwt(ctx)
+    if (!token) return "unauthenticated"
+    const now = Date.now()
+    await raiseWatermark(config, token.sub as string, now)
+    const present = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name).present
+    await writeJwtSession(ctx, { ...token, __gh: { ...claimsOf(token), se: now + 1 } }, present)
+    return "revoked"
+  }
+  const current = await currentDatabaseUser(ctx)
+  if (!current) return "unauthenticated"
+  const rows = await liveSessionsOf(config, current.user.id)
+  await deleteRows(
+    config,
+    rows.filter((row) => row.sessionToken !== current.session.sessionToken),
+  )
+  return "revoked"
+}
+
+/**
+ * "Sign out everywhere": ends every session of the request's user, the current one included (its cookie is cleared).
+ *
+ * @example
+ * ```ts
+ * await revokeAllSessions(ctx)
+ * ```
+ */
+export async function revokeAllSessions(ctx: SessionContext): Promise<RevokeOutcome> {
+  const { config } = ctx
+  if (config.session.strategy === "jwt") {
+    const token = await currentJwt(ctx)
+    if (!token) return "unauthenticated"
+    await raiseWatermark(config, token.sub as string, Date.now() + 1)
+    clearCurrent(ctx)
+    await config.events.signOut({ token, reason: "revoked" })
+    return "revoked"
+  }
+  const current = await currentDatabaseUser(ctx)
+  if (!current) return "unauthenticated"
+  await deleteRows(config, await liveSessionsOf(config, current.user.id))
+  clearCurrent(ctx)
+  return "revoked"
+}
+
+/**
+ * Ends every session of a user, from server code (an admin, a password change): deletes the database rows (when
+ * there is an adapter) and raises the user's watermark, which ends their JWT sessions on their next request.
+ * Resolves to the number of rows deleted.
+ *
+ * @example
+ * ```ts
+ * await revokeUserSessions(config, user.id)
+ * ```
+ */
+export async function revokeUserSessions(config: ResolvedConfig, userId: string): Promise<number> {
+  await raiseWatermark(config, userId, Date.now() + 1)
+  const adapter = config.stores.management
+  if (typeof adapter?.deleteSessions === "function") return adapter.deleteSessions({ userId })
+  if (typeof adapter?.listSessionsByUserId === "function") {
+    return deleteRows(config, await adapter.listSessionsByUserId(userId))
+  }
+  return 0
+}
+
+/**
+ * Deletes a user through the adapter after revoking all their sessions (database rows and JWT watermark).
+ *
+ * @example
+ * ```ts
+ * await deleteUser(config, user.id)
+ * ```
+ */
+export async function deleteUser(config: ResolvedConfig, userId: string): Promise<AdapterUser | null> {
+  const adapter = config.stores.management
+  if (typeof adapter?.deleteUser !== "function") {
+    throw new MissingAdapterMethods("deleteUser needs the adapter method deleteUser", {
+      cause: { missing: ["deleteUser"] },
+    })
+  }
+  await revokeUserSessions(config, userId)
+  return (await adapter.deleteUser(userId)) ?? null
+}
+
+/**
+ * Whether the request's session began at most `session.freshAge` seconds ago (JWT: the `__gh.at` sign-in time;
+ * database: the row's `createdAt`). Without a session, or without a recorded sign-in time, it is not fresh.
+ *
+ * @example
+ * ```ts
+ * if (!(await isSessionFresh(ctx))) return { status: 403, body: { error: "SessionNotFresh" } }
+ * ```
+ */
+export async function isSessionFresh(ctx: SessionContext): Promise<boolean> {
+  const { config } = ctx
+  let signedInAt: number | undefined
+  if (config.session.strategy === "jwt") {
+    const at = claimsOf(await currentJwt(ctx))?.at
+    signedInAt = typeof at === "number" ? at : undefined
+  } else {
+    const current = await currentDatabaseUser(ctx)
+    signedInAt = seconds(current?.session.createdAt)
+  }
+  if (signedInAt === undefined) return false
+  return Math.floor(Date.now() / 1000) - signedInAt <= config.session.freshAge
+}

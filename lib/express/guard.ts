@@ -1,0 +1,116 @@
+/**
+ * The one deny rule of the Express layer (`requireAuth`, `app.use(auth)`, `auth(handler)`): read the session, attach
+ * it to the request, run `callbacks.authorized`, and answer 401 JSON, a 302 to sign-in, or 403 when access is denied.
+ */
+import { IncomingMessage } from "node:http"
+import type { Request, Response as ExpressResponse } from "express"
+import { decideAccess, wantsJson, type AccessOptions, type AccessVerdict } from "../core/access"
+import type { Session } from "../core/types"
+import { sendWebResponse } from "./convert"
+import type { Identity } from "./identity"
+import { originOf } from "./origin"
+
+export interface GateOptions extends AccessOptions {
+  /** Extra check on an authenticated request; `false` answers 403. */
+  authorize?: (session: Session, req: Request) => boolean | Promise<boolean>
+}
+
+/**
+ * Where the session Gatehouse read is kept on the request: what `req.isAuthenticated()` answers from (never
+ * `req.auth`, which other middleware may write). A registered symbol, so every copy of the library (CommonJS and ESM
+ * side by side) shares it, like the prototype method below.
+ */
+const READ_SESSION = Symbol.for("gatehouse-auth.session")
+
+function isAuthenticated(this: object): boolean {
+  return Boolean((this as { [READ_SESSION]?: Session | null })[READ_SESSION])
+}
+
+// The types promise `req.isAuthenticated()` on every request: it answers `false` until Gatehouse has read a session.
+// Defined once on Node's request prototype, as Passport does; an existing definition (Passport's) is left alone.
+if (typeof (IncomingMessage.prototype as { isAuthenticated?: unknown }).isAuthenticated !== "function") {
+  Object.defineProperty(IncomingMessage.prototype, "isAuthenticated", {
+    value: isAuthenticated,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  })
+}
+
+/**
+ * Sets `req.auth`, `req.user`, `res.locals.session` and `req.isAuthenticated()` from the session Gatehouse read. They
+ * stay ordinary writable properties (Passport and express-jwt write them too); Gatehouse never reads them back.
+ *
+ * @example
+ * ```ts
+ * attachSession(req, res, await identity.session(req, res))
+ * ```
+ */
+export function attachSession(req: Request, res: ExpressResponse, session: Session | null): void {
+  Object.defineProperty(req, READ_SESSION, { value: session, writable: true, configurable: true, enumerable: false })
+  res.locals.session = session
+  req.auth = session
+  req.user = session?.user ?? undefined
+  // Passport's own isAuthenticated() is left in place when the app uses both.
+  if (typeof (req as { isAuthenticated?: unknown }).isAuthenticated !== "function") {
+    req.isAuthenticated = isAuthenticated as Request["isAuthenticated"]
+  }
+}
+
+function headersOf(req: Request): Headers {
+  const headers = new Headers()
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
+  return headers
+}
+
+/**
+ * Runs the deny rule for `req`. Resolves `true` when the request may go on (`next()`); otherwise the answer was sent.
+ * Throws an `HttpError` 400 when the request has no valid origin (a `Host` header `new URL()` rejects).
+ *
+ * @example
+ * ```ts
+ * if (await gate(identity, req, res, { requireSession: true })) next()
+ * ```
+ */
+export async function gate(
+  identity: Identity,
+  req: Request,
+  res: ExpressResponse,
+  options: GateOptions,
+): Promise<boolean> {
+  const runtime = await identity.runtime(req)
+  const resolved = identity.resolved(runtime)
+  const session = await identity.session(req, res)
+  attachSession(req, res, session)
+  const needsUrl = options.requireSession === true || resolved.userAuthorized !== undefined
+  if (!needsUrl) return true
+
+  const url = new URL(`${originOf(req, resolved.authUrl)}${req.originalUrl}`)
+  const headers = headersOf(req)
+  const verdict = await decideAccess(resolved, session, { url, method: req.method, headers, req }, options)
+  if (verdict.kind === "pass") {
+    if (session && options.authorize && !(await options.authorize(session, req))) {
+      render(res, { kind: "deny", status: 403, json: wantsJson(headers) })
+      return false
+    }
+    return true
+  }
+  if (verdict.kind === "response") {
+    await sendWebResponse(verdict.response, res)
+    return false
+  }
+  render(res, verdict)
+  return false
+}
+
+function render(res: ExpressResponse, verdict: Extract<AccessVerdict, { kind: "deny" }>): void {
+  if (verdict.location !== undefined) {
+    res.redirect(302, verdict.location)
+  } else if (verdict.status === 403) {
+    res.status(403)
+    if (verdict.json) res.json({ error: "Forbidden" })
+    else res.type("text/plain").send("Forbidden")
+  } else {
+    res.status(401).json({ error: "Unauthorized" })
+  }
+}

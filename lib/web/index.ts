@@ -1,0 +1,17 @@
+/**
+ * `gatehouse-auth/web`: the Fetch flavour of `Gatehouse(config)`, for runtimes that speak Web `Request`/`Response`
+ * (Hono, `node:http`, Bun, Deno, file-routed frameworks).
+ */
+export {
+  Gatehouse,
+  type WebGatehouse,
+  type WebAuth,
+  type WebHandler,
+  type WebConfigInput,
+  type SignInOptions,
+  type SignOutOptions,
+  type AuthorizationParams,
+} from "./gatehouse"
+export { Gatehouse as default } from "./gatehouse"
+export { AuthError, CredentialsSignin, MissingCSRF, MissingRequestContext } from "../errors"
+export type { AuthConfig, Session, User } from "../core/types"

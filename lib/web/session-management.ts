@@ -1,0 +1,67 @@
+/** The session-management members of `Gatehouse(config)` (Fetch flavour); cookies they set go out with `applyCookies`. */
+import type { AdapterUser } from "../adapters/types"
+import type { ConfigRuntime } from "../core/gatehouse"
+import { serverSessionContext } from "../core/session"
+import {
+  deleteUser,
+  isSessionFresh,
+  listSessions,
+  revokeAllSessions,
+  revokeOtherSessions,
+  revokeSession,
+  revokeUserSessions,
+  type SessionInfo,
+} from "../core/session/manage"
+import type { SessionContext } from "../core/session/types"
+
+/** The session-management members of the Fetch initializer (as in the Express flavour, with a `Request`). */
+export interface WebSessionManagement {
+  listSessions(request: Request): Promise<SessionInfo[] | null>
+  revokeSession(request: Request, id: string): Promise<boolean>
+  revokeOtherSessions(request: Request): Promise<boolean>
+  revokeAllSessions(request: Request): Promise<boolean>
+  revokeUserSessions(userId: string): Promise<number>
+  deleteUser(userId: string): Promise<AdapterUser | null>
+  isSessionFresh(request: Request): Promise<boolean>
+}
+
+/**
+ * Builds the members over the initializer's runtimes; `queue` keeps the `Set-Cookie` values for `applyCookies`.
+ *
+ * @example
+ * ```ts
+ * const members = createWebSessionManagement(runtimeFor, queue)
+ * ```
+ */
+export function createWebSessionManagement(
+  runtimeFor: (request: Request | undefined) => Promise<ConfigRuntime>,
+  queue: (request: Request, cookies: string[]) => void,
+): WebSessionManagement {
+  const withContext = async <T>(request: Request, run: (ctx: SessionContext) => Promise<T>): Promise<T> => {
+    const runtime = await runtimeFor(request)
+    const { resolved } = runtime
+    const ctx = serverSessionContext(
+      resolved,
+      {
+        secure: (resolved.authUrl ?? new URL(request.url)).protocol === "https:",
+        cookie: request.headers.get("cookie"),
+        userAgent: request.headers.get("user-agent"),
+      },
+      { sessionCache: runtime.sessionCache },
+    )
+    const result = await run(ctx)
+    queue(request, ctx.jar.toHeaders())
+    return result
+  }
+  return {
+    listSessions: (request) => withContext(request, listSessions),
+    revokeSession: (request, id) =>
+      withContext(request, async (ctx) => (await revokeSession(ctx, String(id))) === "revoked"),
+    revokeOtherSessions: (request) =>
+      withContext(request, async (ctx) => (await revokeOtherSessions(ctx)) === "revoked"),
+    revokeAllSessions: (request) => withContext(request, async (ctx) => (await revokeAllSessions(ctx)) === "revoked"),
+    revokeUserSessions: async (userId) => revokeUserSessions((await runtimeFor(undefined)).resolved, userId),
+    deleteUser: async (userId) => deleteUser((await runtimeFor(undefined)).resolved, userId),
+    isSessionFresh: (request) => withContext(request, isSessionFresh),
+  }
+}
