@@ -1,0 +1,533 @@
+// Several instances of one app (issue 14, item 5): three Node processes of the same Express app
+// (fixtures/multi-instance/app.ts) behind a round-robin proxy, sharing PostgreSQL in one run and Redis in the other.
+// A session begun on one instance is read on another and ended on a third; "sign out other devices" and "sign out
+// everywhere" end sessions on all three (database rows, and for JWT sessions the shared store's watermark); a magic
+// link works once across all three. Requests go through the proxy, pinned to one instance where the step needs it.
+import { fork, type ChildProcess } from "node:child_process"
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { resolve } from "node:path"
+import Redis from "ioredis"
+import { Pool } from "pg"
+import { migrate } from "../../lib/adapters/postgres"
+import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
+import { JWT_SESSION_COOKIE, MULTI_INSTANCE_PASSWORD } from "../fixtures/multi-instance/constants"
+import { confirmFormOf } from "../fixtures/magic-link"
+import { signInLinkOf, startSmtpServer, type SmtpFixture } from "../fixtures/smtp"
+
+const APP = resolve(__dirname, "../fixtures/multi-instance/app.ts")
+const SECRET = "several-instances-secret-0123456789abcdefghijklmnop"
+const INSTANCES = [1, 2, 3] as const
+type Instance = (typeof INSTANCES)[number]
+/** Proxy request headers for the test only: which instance to use, and the client address the proxy should report. */
+const PIN = "x-test-pin-instance"
+const CLIENT_IP = "x-test-client-ip"
+
+// ---------------------------------------------------------------------------------------------------------------
+// The round-robin proxy: forwards to the instances in turn (or to the pinned one), appends the client address to
+// X-Forwarded-For and sets X-Forwarded-Host/-Proto, as a load balancer in front of the app would.
+
+interface Proxy {
+  /** `http://127.0.0.1:<port>` */
+  origin: string
+  /** The instances' ports, instance 1 first. */
+  upstreams: number[]
+  close(): Promise<void>
+}
+
+async function startProxy(): Promise<Proxy> {
+  const upstreams: number[] = []
+  let turn = 0
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    const pinned = Number(req.headers[PIN])
+    const index = pinned ? pinned - 1 : turn++ % upstreams.length
+    const port = upstreams[index]
+    if (port === undefined) {
+      res.writeHead(502).end()
+      return
+    }
+    const client = String(req.headers[CLIENT_IP] ?? req.socket.remoteAddress)
+    const headers = { ...req.headers }
+    delete headers[PIN]
+    delete headers[CLIENT_IP]
+    headers["x-forwarded-for"] = [req.headers["x-forwarded-for"], client].filter(Boolean).join(", ")
+    headers["x-forwarded-host"] = req.headers.host
+    headers["x-forwarded-proto"] = "http"
+    const upstream = httpRequest(
+      { host: "127.0.0.1", port, method: req.method, path: req.url, headers, agent: false },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders)
+        answer.pipe(res)
+      },
+    )
+    upstream.on("error", () => {
+      if (!res.headersSent) res.writeHead(502)
+      res.end()
+    })
+    req.pipe(upstream)
+  }
+  const server: Server = createServer(forward)
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    upstreams,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections()
+        server.close(() => done())
+      }),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The three app processes.
+
+interface AppProcess {
+  instance: Instance
+  child: ChildProcess
+  port: number
+  stderr: () => string
+}
+
+/**
+ * Forks one instance (added to `forked` at once, so it is stopped even if the start fails) and resolves once it
+ * listens; rejects with its stderr if it exits or stays silent.
+ */
+function startInstance(instance: Instance, env: NodeJS.ProcessEnv, forked: ChildProcess[]): Promise<AppProcess> {
+  const child = fork(APP, [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, ...env, MI_INSTANCE: String(instance) },
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  })
+  forked.push(child)
+  let stderr = ""
+  child.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
+  child.stdout?.resume()
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`instance ${instance} did not start: ${stderr}`)), 50_000)
+    child.once("exit", (code) => {
+      clearTimeout(timer)
+      fail(new Error(`instance ${instance} exited with ${code}: ${stderr}`))
+    })
+    child.on("message", (message: { port?: number }) => {
+      if (typeof message.port !== "number") return
+      clearTimeout(timer)
+      done({ instance, child, port: message.port, stderr: () => stderr })
+    })
+  })
+}
+
+/** Asks the instance to stop; kills it if it has not exited within 5 s. Resolves once it has exited. */
+async function stopInstance(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((done) => child.once("exit", () => done()))
+  if (child.connected) child.send("stop")
+  else child.kill("SIGTERM")
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5000)
+  await exited
+  clearTimeout(timer)
+}
+
+function warningsOf(child: ChildProcess): Promise<string[]> {
+  return new Promise((done) => {
+    const listen = (message: { warnings?: string[] }) => {
+      if (!Array.isArray(message.warnings)) return
+      child.off("message", listen)
+      done(message.warnings)
+    }
+    child.on("message", listen)
+    child.send("warnings")
+  })
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A browser: a cookie jar, one simulated client address, requests through the proxy.
+
+interface Answer {
+  status: number
+  location: string | null
+  instance: string | null
+  setCookies: string[]
+  body: string
+  json: () => unknown
+}
+
+class Browser {
+  readonly cookies: Record<string, string> = {}
+  constructor(
+    private readonly proxy: Proxy,
+    readonly ip: string,
+  ) {}
+
+  cookieHeader(): string {
+    return Object.entries(this.cookies)
+      .map(([name, value]) => `${name}=${value}`)
+      .join("; ")
+  }
+
+  /** `path` on the proxy (or an absolute URL), pinned to `instance` when given; keeps the cookies it is sent. */
+  async go(
+    path: string,
+    options: { instance?: Instance; form?: Record<string, string>; cookie?: string; headers?: Record<string, string> },
+  ): Promise<Answer> {
+    const headers: Record<string, string> = { [CLIENT_IP]: this.ip, ...options.headers }
+    if (options.instance) headers[PIN] = String(options.instance)
+    const cookie = options.cookie ?? this.cookieHeader()
+    if (cookie) headers.cookie = cookie
+    if (options.form) headers["content-type"] = "application/x-www-form-urlencoded"
+    const response = await fetch(new URL(path, this.proxy.origin), {
+      method: options.form ? "POST" : "GET",
+      redirect: "manual",
+      headers,
+      body: options.form ? new URLSearchParams(options.form).toString() : undefined,
+    })
+    const setCookies = response.headers.getSetCookie()
+    for (const line of setCookies) {
+      const [pair] = line.split(";")
+      const eq = pair!.indexOf("=")
+      const name = pair!.slice(0, eq)
+      const value = pair!.slice(eq + 1)
+      if (value === "" || /max-age=0(;|$)/i.test(line)) delete this.cookies[name]
+      else this.cookies[name] = value
+    }
+    const body = await response.text()
+    return {
+      status: response.status,
+      location: response.headers.get("location"),
+      instance: response.headers.get("x-instance"),
+      setCookies,
+      body,
+      json: () => JSON.parse(body) as unknown,
+    }
+  }
+
+  async csrf(base: string, instance?: Instance): Promise<string> {
+    const answer = await this.go(`${base}/csrf`, { instance })
+    expect(answer.status).toBe(200)
+    return (answer.json() as { csrfToken: string }).csrfToken
+  }
+}
+
+/** The Set-Cookie line for `name` in `answer`, if any. */
+function setCookieFor(answer: Answer, name: string): string | undefined {
+  return answer.setCookies.find((line) => line.startsWith(`${name}=`))
+}
+
+/** A fresh client address per browser, so no two tests share a rate-limit bucket. */
+let nextClient = 10
+const clientIp = () => `203.0.113.${nextClient++}`
+
+// ---------------------------------------------------------------------------------------------------------------
+
+let smtp: SmtpFixture
+beforeAll(async () => {
+  smtp = await startSmtpServer()
+})
+afterAll(async () => smtp?.stop())
+
+interface Backend {
+  name: string
+  service: typeof POSTGRES
+  /** Prepares the shared storage; returns the instances' env and the teardown. */
+  prepare(): Promise<{ env: NodeJS.ProcessEnv; teardown: () => Promise<void> }>
+}
+
+const backends: Backend[] = [
+  {
+    name: "PostgreSQL",
+    service: POSTGRES,
+    async prepare() {
+      const schema = `gatehouse_instances_${randomSuffix()}`
+      const pool = new Pool({ connectionString: DATABASE_URL, max: 2 })
+      await migrate(pool, { schema })
+      return {
+        env: { MI_BACKEND: "postgres", MI_SCHEMA: schema, DATABASE_URL },
+        teardown: async () => {
+          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+          await pool.end()
+        },
+      }
+    },
+  },
+  {
+    name: "Redis",
+    service: REDIS,
+    async prepare() {
+      const prefix = `gatehouse-instances-${randomSuffix()}:`
+      return {
+        env: { MI_BACKEND: "redis", MI_PREFIX: prefix, REDIS_URL },
+        teardown: async () => {
+          const client = new Redis(REDIS_URL)
+          const keys = await client.keys(`${prefix}*`)
+          if (keys.length > 0) await client.del(...keys)
+          await client.quit()
+        },
+      }
+    },
+  },
+]
+
+for (const backend of backends) {
+  describeWithService(backend.service, `three instances sharing ${backend.name}`, () => {
+    let proxy: Proxy
+    const processes: ChildProcess[] = []
+    let apps: AppProcess[] = []
+    let teardown: (() => Promise<void>) | undefined
+
+    beforeAll(async () => {
+      proxy = await startProxy()
+      const prepared = await backend.prepare()
+      teardown = prepared.teardown
+      const env: NodeJS.ProcessEnv = {
+        ...prepared.env,
+        NODE_ENV: "production",
+        AUTH_SECRET: SECRET,
+        AUTH_URL: `${proxy.origin}/auth`,
+        MI_SMTP_PORT: String(smtp.port),
+      }
+      // In parallel; afterAll stops every forked process, also when one of them failed to start.
+      apps = await Promise.all(INSTANCES.map((instance) => startInstance(instance, env, processes)))
+      proxy.upstreams.push(...apps.map((app) => app.port))
+    }, 60_000)
+
+    afterAll(async () => {
+      await Promise.all(processes.map(stopInstance))
+      for (const child of processes) expect(child.exitCode !== null || child.signalCode !== null).toBe(true)
+      await proxy?.close()
+      await teardown?.()
+    }, 30_000)
+
+    it("spreads requests over the three instances, which see the client through the proxy (trust proxy)", async () => {
+      const browser = new Browser(proxy, clientIp())
+      const seen = []
+      for (let i = 0; i < 3; i++) {
+        const answer = await browser.go("/whoami", { headers: { "x-forwarded-for": "198.51.100.66" } })
+        expect(answer.status).toBe(200)
+        const who = answer.json() as { instance: string; ip: string; host: string; protocol: string }
+        // The proxy's hop is the one trusted: a client's own X-Forwarded-For entry never becomes its address.
+        expect(who).toEqual({ instance: answer.instance, ip: browser.ip, host: "127.0.0.1", protocol: "http" })
+        seen.push(answer.instance)
+      }
+      expect(seen.sort()).toEqual(["1", "2", "3"])
+      for (const instance of INSTANCES) {
+        expect((await browser.go("/whoami", { instance })).instance).toBe(String(instance))
+      }
+    })
+
+    describe.each([
+      ["database", "/auth", "authjs.session-token"],
+      ["JWT", "/jwt", JWT_SESSION_COOKIE],
+    ])("%s sessions", (strategy, base, cookieName) => {
+      /** Signs `username` in with credentials through `instance`; returns the session cookie value. */
+      async function signIn(browser: Browser, username: string, instance: Instance): Promise<string> {
+        const csrfToken = await browser.csrf(base, instance)
+        const answer = await browser.go(`${base}/callback/credentials`, {
+          instance,
+          form: { csrfToken, username, password: MULTI_INSTANCE_PASSWORD, callbackUrl: "/welcome" },
+        })
+        expect(answer.instance).toBe(String(instance))
+        expect(answer.status).toBe(302)
+        expect(answer.location).toBe(`${proxy.origin}/welcome`)
+        const value = browser.cookies[cookieName]
+        expect(value).toBeTruthy()
+        return value!
+      }
+
+      /** The session's user email as `instance` reads it from `cookie` (the browser's own cookies by default). */
+      async function emailSeenBy(browser: Browser, instance: Instance, cookie?: string): Promise<string | null> {
+        const answer = await browser.go(`${base}/session`, {
+          instance,
+          cookie: cookie === undefined ? undefined : `${cookieName}=${cookie}`,
+        })
+        expect(answer.instance).toBe(String(instance))
+        expect(answer.status).toBe(200)
+        const session = answer.json() as { user?: { email?: string } } | null
+        return session?.user?.email ?? null
+      }
+
+      async function revoke(browser: Browser, id: string, instance: Instance): Promise<Answer> {
+        const csrfToken = await browser.csrf(base, instance)
+        return browser.go(`${base}/sessions/revoke`, { instance, form: { csrfToken, id } })
+      }
+
+      it("sign in through instance 1, read through 2, sign out through 3: every instance sees it", async () => {
+        const username = `ada-${strategy}-${randomSuffix()}`
+        const email = `${username}@instances.test`
+        const browser = new Browser(proxy, clientIp())
+        const cookie = await signIn(browser, username, 1)
+
+        expect(await emailSeenBy(browser, 2)).toBe(email)
+        const list = await browser.go(`${base}/sessions`, { instance: 2 })
+        expect(list.status).toBe(200)
+        const sessions = list.json() as Array<{ id: string; current: boolean }>
+        expect(sessions).toHaveLength(1)
+        expect(sessions[0]!.current).toBe(true)
+        if (strategy === "JWT") expect(sessions[0]!.id).toBe("jwt")
+        else expect(sessions[0]!.id).toMatch(/^[A-Za-z0-9_-]{22}$/)
+
+        const csrfToken = await browser.csrf(base, 3)
+        const signOut = await browser.go(`${base}/signout`, { instance: 3, form: { csrfToken, callbackUrl: "/bye" } })
+        expect(signOut.instance).toBe("3")
+        expect(signOut.status).toBe(302)
+        expect(signOut.location).toBe(`${proxy.origin}/bye`)
+        expect(setCookieFor(signOut, cookieName)).toMatch(/^[^=]+=; .*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i)
+        expect(browser.cookies[cookieName]).toBeUndefined()
+
+        for (const instance of INSTANCES) expect(await emailSeenBy(browser, instance)).toBeNull()
+        if (strategy === "database") {
+          // The row is gone: a copy of the old cookie is refused by every instance too.
+          for (const instance of INSTANCES) expect(await emailSeenBy(browser, instance, cookie)).toBeNull()
+        } else {
+          // A JWT is stateless: signing out clears this browser's cookie, and a copy kept elsewhere stays valid until
+          // it expires or "sign out everywhere" (below) writes the user's watermark to the shared store.
+          expect(await emailSeenBy(browser, 1, cookie)).toBe(email)
+        }
+      })
+
+      it('"sign out other devices" through one instance ends the other sessions on all three', async () => {
+        const username = `grace-${strategy}-${randomSuffix()}`
+        const email = `${username}@instances.test`
+        const laptop = new Browser(proxy, clientIp())
+        const phone = new Browser(proxy, clientIp())
+        await signIn(laptop, username, 1)
+        const phoneCookie = await signIn(phone, username, 2)
+        if (strategy === "database") {
+          const list = await laptop.go(`${base}/sessions`, { instance: 3 })
+          expect((list.json() as unknown[]).length).toBe(2)
+        }
+        for (const instance of INSTANCES) expect(await emailSeenBy(phone, instance, phoneCookie)).toBe(email)
+
+        const answer = await revoke(laptop, "others", 3)
+        expect(answer.instance).toBe("3")
+        expect(answer.status).toBe(200)
+        expect(answer.json()).toEqual({ ok: true })
+        if (strategy === "JWT") {
+          // The laptop's cookie is re-issued with a session epoch after the watermark.
+          expect(setCookieFor(answer, cookieName)).toMatch(new RegExp(`^${cookieName}=[^;]+;`))
+        }
+
+        for (const instance of INSTANCES) {
+          expect(await emailSeenBy(phone, instance, phoneCookie)).toBeNull()
+          expect(await emailSeenBy(laptop, instance)).toBe(email)
+        }
+        if (strategy === "database") {
+          const list = await laptop.go(`${base}/sessions`, { instance: 1 })
+          expect((list.json() as Array<{ current: boolean }>).map((s) => s.current)).toEqual([true])
+        }
+      })
+
+      it('"sign out everywhere" through one instance ends every session on all three; a new sign-in works', async () => {
+        const username = `linus-${strategy}-${randomSuffix()}`
+        const email = `${username}@instances.test`
+        const laptop = new Browser(proxy, clientIp())
+        const phone = new Browser(proxy, clientIp())
+        const laptopCookie = await signIn(laptop, username, 1)
+        const phoneCookie = await signIn(phone, username, 2)
+        // Another user's session is not touched.
+        const other = new Browser(proxy, clientIp())
+        const otherCookie = await signIn(other, `${username}-other`, 3)
+
+        const answer = await revoke(laptop, "all", 3)
+        expect(answer.status).toBe(200)
+        expect(answer.json()).toEqual({ ok: true })
+        expect(setCookieFor(answer, cookieName)).toMatch(/^[^=]+=; /)
+        expect(laptop.cookies[cookieName]).toBeUndefined()
+
+        for (const instance of INSTANCES) {
+          expect(await emailSeenBy(laptop, instance, laptopCookie)).toBeNull()
+          expect(await emailSeenBy(phone, instance, phoneCookie)).toBeNull()
+          expect(await emailSeenBy(other, instance, otherCookie)).toBe(`${username}-other@instances.test`)
+        }
+
+        // Signing in again afterwards (through another instance) is not caught by the revocation.
+        await signIn(phone, username, 2)
+        for (const instance of INSTANCES) expect(await emailSeenBy(phone, instance)).toBe(email)
+      })
+    })
+
+    describe("magic links", () => {
+      /** Requests a link for `email` through `instance`; returns the link from the real SMTP server. */
+      async function requestLink(browser: Browser, email: string, instance: Instance): Promise<URL> {
+        smtp.clear()
+        const csrfToken = await browser.csrf("/auth", instance)
+        const answer = await browser.go("/auth/signin/nodemailer", {
+          instance,
+          form: { csrfToken, email, callbackUrl: "/inbox" },
+        })
+        expect(answer.instance).toBe(String(instance))
+        expect(answer.status).toBe(302)
+        expect(answer.location).toBe(`${proxy.origin}/auth/verify-request?provider=nodemailer&type=email`)
+        const message = await smtp.nextMessage()
+        expect(message.envelope.rcptTo).toEqual([email])
+        const link = new URL(signInLinkOf(message))
+        // Built from AUTH_URL, the same on every instance: the proxy, never an instance's own address.
+        expect(link.origin).toBe(proxy.origin)
+        expect(link.pathname).toBe("/auth/callback/nodemailer")
+        return link
+      }
+
+      /** GET the link's confirmation page on `instance`; returns the form to POST. */
+      async function confirmationForm(browser: Browser, link: URL, instance: Instance) {
+        const page = await browser.go(link.href, { instance })
+        expect(page.instance).toBe(String(instance))
+        expect(page.status).toBe(200)
+        return confirmFormOf(page.body)
+      }
+
+      it("works once across the three instances: used on instance 2, replayed on 3 and 1", async () => {
+        const email = `hedy-${randomSuffix()}@instances.test`
+        const browser = new Browser(proxy, clientIp())
+        const link = await requestLink(browser, email, 1)
+
+        const form = await confirmationForm(browser, link, 2)
+        const used = await browser.go(form.action, { instance: 2, form: form.fields })
+        expect(used.instance).toBe("2")
+        expect(used.status).toBe(302)
+        expect(used.location).toBe(`${proxy.origin}/inbox`)
+        expect(browser.cookies["authjs.session-token"]).toBeTruthy()
+        const session = await browser.go("/auth/session", { instance: 3 })
+        expect((session.json() as { user: { email: string } }).user.email).toBe(email)
+
+        for (const instance of [3, 1] as const) {
+          const attacker = new Browser(proxy, clientIp())
+          const replayForm = await confirmationForm(attacker, link, instance)
+          const replay = await attacker.go(replayForm.action, { instance, form: replayForm.fields })
+          expect(replay.instance).toBe(String(instance))
+          expect(replay.status).toBe(302)
+          expect(replay.location).toBe(`${proxy.origin}/auth/error?error=Verification`)
+          expect(attacker.cookies["authjs.session-token"]).toBeUndefined()
+        }
+      })
+
+      it("posted to all three instances at once, it signs in exactly once", async () => {
+        const email = `katherine-${randomSuffix()}@instances.test`
+        const browser = new Browser(proxy, clientIp())
+        const link = await requestLink(browser, email, 2)
+        const form = await confirmationForm(browser, link, 1)
+        const cookie = browser.cookieHeader()
+
+        const answers = await Promise.all(
+          INSTANCES.map((instance) =>
+            new Browser(proxy, browser.ip).go(form.action, { instance, form: form.fields, cookie }),
+          ),
+        )
+        expect(answers.map((a) => a.instance)).toEqual(["1", "2", "3"])
+        const won = answers.filter((a) => a.location === `${proxy.origin}/inbox`)
+        const lost = answers.filter((a) => a.location === `${proxy.origin}/auth/error?error=Verification`)
+        expect(won).toHaveLength(1)
+        expect(lost).toHaveLength(2)
+        expect(setCookieFor(won[0]!, "authjs.session-token")).toBeTruthy()
+        for (const answer of lost) expect(setCookieFor(answer, "authjs.session-token")).toBeUndefined()
+      })
+    })
+
+    // Last: by now every kind of write (sessions, watermarks, verification tokens) has reached the store.
+    it("no instance fell back to a per-process store", async () => {
+      expect(apps).toHaveLength(3)
+      for (const app of apps) {
+        expect(await warningsOf(app.child)).not.toContain("memory-store-single-process")
+        expect(app.stderr()).not.toContain("memory-store-single-process")
+      }
+    })
+  })
+}
