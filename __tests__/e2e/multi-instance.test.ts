@@ -318,14 +318,17 @@ for (const backend of backends) {
       ["database", "/auth", "authjs.session-token"],
       ["JWT", "/jwt", JWT_SESSION_COOKIE],
     ])("%s sessions", (strategy, base, cookieName) => {
-      /** Signs `username` in with credentials through `instance`; returns the session cookie value. */
-      async function signIn(browser: Browser, username: string, instance: Instance): Promise<string> {
+      /**
+       * Signs `username` in with credentials through `instance` (round robin when undefined); returns the session
+       * cookie value.
+       */
+      async function signIn(browser: Browser, username: string, instance: Instance | undefined): Promise<string> {
         const csrfToken = await browser.csrf(base, instance)
         const answer = await browser.go(`${base}/callback/credentials`, {
           instance,
           form: { csrfToken, username, password: MULTI_INSTANCE_PASSWORD, callbackUrl: "/welcome" },
         })
-        expect(answer.instance).toBe(String(instance))
+        if (instance) expect(answer.instance).toBe(String(instance))
         expect(answer.status).toBe(302)
         expect(answer.location).toBe(`${proxy.origin}/welcome`)
         const value = browser.cookies[cookieName]
@@ -333,19 +336,24 @@ for (const backend of backends) {
         return value!
       }
 
-      /** The session's user email as `instance` reads it from `cookie` (the browser's own cookies by default). */
-      async function emailSeenBy(browser: Browser, instance: Instance, cookie?: string): Promise<string | null> {
+      /** GET `<base>/session` through `instance` with `cookie` (the browser's own cookies by default). */
+      async function readSession(browser: Browser, instance: Instance | undefined, cookie?: string) {
         const answer = await browser.go(`${base}/session`, {
           instance,
           cookie: cookie === undefined ? undefined : `${cookieName}=${cookie}`,
         })
-        expect(answer.instance).toBe(String(instance))
+        if (instance) expect(answer.instance).toBe(String(instance))
         expect(answer.status).toBe(200)
         const session = answer.json() as { user?: { email?: string } } | null
-        return session?.user?.email ?? null
+        return { instance: answer.instance, email: session?.user?.email ?? null }
       }
 
-      async function revoke(browser: Browser, id: string, instance: Instance): Promise<Answer> {
+      /** The session's user email as `instance` reads it from `cookie` (the browser's own cookies by default). */
+      async function emailSeenBy(browser: Browser, instance: Instance, cookie?: string): Promise<string | null> {
+        return (await readSession(browser, instance, cookie)).email
+      }
+
+      async function revoke(browser: Browser, id: string, instance: Instance | undefined): Promise<Answer> {
         const csrfToken = await browser.csrf(base, instance)
         return browser.go(`${base}/sessions/revoke`, { instance, form: { csrfToken, id } })
       }
@@ -382,6 +390,26 @@ for (const backend of backends) {
           // it expires or "sign out everywhere" (below) writes the user's watermark to the shared store.
           expect(await emailSeenBy(browser, 1, cookie)).toBe(email)
         }
+      })
+
+      it("through the round-robin proxy alone: every instance serves the same session and its revocation", async () => {
+        const username = `barbara-${strategy}-${randomSuffix()}`
+        const email = `${username}@instances.test`
+        const browser = new Browser(proxy, clientIp())
+        // The CSRF token comes from one instance and is checked by the next: the same secret on every instance.
+        const cookie = await signIn(browser, username, undefined)
+        const reads = [await readSession(browser, undefined), await readSession(browser, undefined)]
+        reads.push(await readSession(browser, undefined))
+        expect(reads.map((read) => read.email)).toEqual([email, email, email])
+        expect(reads.map((read) => read.instance).sort()).toEqual(["1", "2", "3"])
+
+        const answer = await revoke(browser, "all", undefined)
+        expect(answer.status).toBe(200)
+        expect(answer.json()).toEqual({ ok: true })
+        const after = [await readSession(browser, undefined, cookie), await readSession(browser, undefined, cookie)]
+        after.push(await readSession(browser, undefined, cookie))
+        expect(after.map((read) => read.email)).toEqual([null, null, null])
+        expect(after.map((read) => read.instance).sort()).toEqual(["1", "2", "3"])
       })
 
       it('"sign out other devices" through one instance ends the other sessions on all three', async () => {
