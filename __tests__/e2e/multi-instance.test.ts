@@ -83,7 +83,7 @@ async function startProxy(): Promise<Proxy> {
 // The three app processes.
 
 interface AppProcess {
-  instance: Instance
+  instance: number
   child: ChildProcess
   port: number
   stderr: () => string
@@ -93,7 +93,7 @@ interface AppProcess {
  * Forks one instance (added to `forked` at once, so it is stopped even if the start fails) and resolves once it
  * listens; rejects with its stderr if it exits or stays silent.
  */
-function startInstance(instance: Instance, env: NodeJS.ProcessEnv, forked: ChildProcess[]): Promise<AppProcess> {
+function startInstance(instance: number, env: NodeJS.ProcessEnv, forked: ChildProcess[]): Promise<AppProcess> {
   const child = fork(APP, [], {
     execArgv: ["--import", "tsx"],
     env: { ...process.env, ...env, MI_INSTANCE: String(instance) },
@@ -168,7 +168,7 @@ class Browser {
   /** `path` on the proxy (or an absolute URL), pinned to `instance` when given; keeps the cookies it is sent. */
   async go(
     path: string,
-    options: { instance?: Instance; form?: Record<string, string>; cookie?: string; headers?: Record<string, string> },
+    options: { instance?: number; form?: Record<string, string>; cookie?: string; headers?: Record<string, string> },
   ): Promise<Answer> {
     const headers: Record<string, string> = { [CLIENT_IP]: this.ip, ...options.headers }
     if (options.instance) headers[PIN] = String(options.instance)
@@ -201,7 +201,7 @@ class Browser {
     }
   }
 
-  async csrf(base: string, instance?: Instance): Promise<string> {
+  async csrf(base: string, instance?: number): Promise<string> {
     const answer = await this.go(`${base}/csrf`, { instance })
     expect(answer.status).toBe(200)
     return (answer.json() as { csrfToken: string }).csrfToken
@@ -559,3 +559,107 @@ for (const backend of backends) {
     })
   })
 }
+
+// The same secrets on every instance, and how to rotate them (README "Deploying several instances"): instances that
+// hold [old], [old, new], [new, old] and [new] side by side, as during the three rollouts of a rotation.
+describeWithService(POSTGRES, "rotating AUTH_SECRET across instances", () => {
+  const OLD = "several-instances-old-secret-0123456789abcdefghijkl"
+  const NEW = "several-instances-new-secret-0123456789abcdefghijkl"
+  // envSecrets puts AUTH_SECRET_1 before AUTH_SECRET.
+  const lists: Array<[string, NodeJS.ProcessEnv]> = [
+    ["[old]", { AUTH_SECRET: OLD }],
+    ["[old, new]", { AUTH_SECRET: NEW, AUTH_SECRET_1: OLD }],
+    ["[new, old]", { AUTH_SECRET: OLD, AUTH_SECRET_1: NEW }],
+    ["[new]", { AUTH_SECRET: NEW }],
+  ]
+  let proxy: Proxy
+  const processes: ChildProcess[] = []
+  let teardown: (() => Promise<void>) | undefined
+
+  beforeAll(async () => {
+    proxy = await startProxy()
+    const prepared = await backends[0]!.prepare()
+    teardown = prepared.teardown
+    const apps = await Promise.all(
+      lists.map(([, secrets], i) =>
+        startInstance(
+          i + 1,
+          {
+            ...prepared.env,
+            ...secrets,
+            NODE_ENV: "production",
+            AUTH_URL: `${proxy.origin}/auth`,
+            MI_SMTP_PORT: String(smtp.port),
+          },
+          processes,
+        ),
+      ),
+    )
+    proxy.upstreams.push(...apps.map((app) => app.port))
+  }, 60_000)
+
+  afterAll(async () => {
+    await Promise.all(processes.map(stopInstance))
+    await proxy?.close()
+    await teardown?.()
+  }, 30_000)
+
+  it("a JWT session issued by one list is read by another exactly when they share the encrypting secret", async () => {
+    const cookies: string[] = []
+    for (const [i] of lists.entries()) {
+      const browser = new Browser(proxy, clientIp())
+      const csrfToken = await browser.csrf("/jwt", i + 1)
+      const answer = await browser.go("/jwt/callback/credentials", {
+        instance: i + 1,
+        form: { csrfToken, username: `rotating-${i}`, password: MULTI_INSTANCE_PASSWORD, callbackUrl: "/" },
+      })
+      expect(answer.status).toBe(302)
+      cookies.push(browser.cookies[JWT_SESSION_COOKIE]!)
+    }
+    const readable: string[] = []
+    for (const [from, cookie] of cookies.entries()) {
+      for (const to of lists.keys()) {
+        const answer = await new Browser(proxy, clientIp()).go("/jwt/session", {
+          instance: to + 1,
+          cookie: `${JWT_SESSION_COOKIE}=${cookie}`,
+        })
+        expect(answer.status).toBe(200)
+        const email = (answer.json() as { user?: { email?: string } } | null)?.user?.email
+        if (email === `rotating-${from}@instances.test`) readable.push(`${lists[from]![0]} -> ${lists[to]![0]}`)
+      }
+    }
+    // Each rollout step only puts neighbours side by side; skipping a step ([old] next to [new, old]) loses sessions.
+    expect(readable.sort()).toEqual(
+      [
+        "[old] -> [old]",
+        "[old] -> [old, new]",
+        "[old] -> [new, old]",
+        "[old, new] -> [old]",
+        "[old, new] -> [old, new]",
+        "[old, new] -> [new, old]",
+        "[new, old] -> [old, new]",
+        "[new, old] -> [new, old]",
+        "[new, old] -> [new]",
+        "[new] -> [old, new]",
+        "[new] -> [new, old]",
+        "[new] -> [new]",
+      ].sort(),
+    )
+  })
+
+  it("a CSRF token from an instance on [old] is accepted by one on [new, old], and refused by one on [new]", async () => {
+    const browser = new Browser(proxy, clientIp())
+    const csrfToken = await browser.csrf("/auth", 1)
+    const form = { csrfToken, username: "csrf-rotation", password: MULTI_INSTANCE_PASSWORD, callbackUrl: "/" }
+    const accepted = await browser.go("/auth/callback/credentials", { instance: 3, form })
+    expect(accepted.status).toBe(302)
+    expect(accepted.location).toBe(`${proxy.origin}/`)
+    const refused = await new Browser(proxy, clientIp()).go("/auth/callback/credentials", {
+      instance: 4,
+      form,
+      cookie: `authjs.csrf-token=${browser.cookies["authjs.csrf-token"]}`,
+    })
+    expect(refused.status).toBe(302)
+    expect(refused.location).toContain("error=MissingCSRF")
+  })
+})
