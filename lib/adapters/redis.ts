@@ -45,9 +45,10 @@ const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
  * Creates an adapter on an ioredis client. Keys (all under `prefix`): `user:<id>`, `email:<lower-cased email>`,
  * `account:<provider>:<providerAccountId>` (URI-encoded parts), `session:<token>`, `vt:<identifier>:<token>`,
  * `authenticator:<credentialID>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
- * `user-authenticators:<id>`, and for OIDC sign-ins `idp-sid:<provider>:<sha256(sid)>` and
- * `idp-sub:<provider>:<sha256(sub)>` (the sessions back-channel logout deletes). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one
- * is simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
+ * `user-authenticators:<id>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
+ * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
+ * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
+ * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
  * `useVerificationToken` is one `GETDEL` on a key built from identifier and token. Needs Redis 6.2+; not for Cluster.
  *
  * @example
