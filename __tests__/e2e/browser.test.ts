@@ -194,10 +194,15 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     expect(await bodyText()).toContain("Only signed-in users see this, Demo User.")
 
     await page.goto(url("/"))
-    await navigate(() => page.getByRole("link", { name: "Sign out", exact: true }).click(), url("/auth/signout"))
+    // The home page's link to the built-in sign-out page asks it to return to the demo's signed-out banner.
+    await navigate(
+      () => page.getByRole("link", { name: "sign-out page" }).click(),
+      url("/auth/signout?callbackUrl=%2F%3FsignedOut%3D1"),
+    )
     await expectBuiltInPage("Sign Out")
     expect(await bodyText()).toContain("Are you sure you want to sign out?")
-    await navigate(() => page.getByRole("button", { name: "Sign out" }).click(), url("/"))
+    await navigate(() => page.getByRole("button", { name: "Sign out" }).click(), url("/?signedOut=1"))
+    expect(await bodyText()).toContain("You have been signed out.")
     expect(await bodyText()).toContain("You are not signed in.")
     expect(await sessionCookie()).toBeUndefined()
 
@@ -378,7 +383,7 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
       const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId })
       expect(credentials).toHaveLength(1)
 
-      await navigate(() => page.getByRole("button", { name: "Sign out" }).click(), local("/"))
+      await navigate(() => page.getByRole("button", { name: "Sign out" }).click(), local("/?signedOut=1"))
       expect(await bodyText()).toContain("You are not signed in.")
 
       // The sign-in page starts conditional UI on load; the virtual authenticator offers the one passkey.
