@@ -1,8 +1,9 @@
 // The demo's own pages in a real browser (Debian chromium through playwright-core): sign in, open "Your sessions",
 // sign out other devices, sign out, see the banner; then every text of the demo's pages (home, sessions, mailbox,
-// the local IdP's end-session page) against its painted background, in light and dark mode (WCAG AA, 4.5:1).
+// the local IdP's signed-out page) against its painted background, in light and dark mode (WCAG AA, 4.5:1).
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import path from "node:path"
 import type { Page } from "playwright-core"
 import type { DevMailbox } from "../../examples/express-basic/mailbox"
 import { startLocalIdp, type StartedLocalIdp } from "../../examples/express-basic/local-idp"
@@ -225,6 +226,13 @@ describeWithBrowser("e2e: the demo's own pages (sessions, sign-out banner, mailb
         await page.emulateMedia({ colorScheme })
         for (const target of pages) {
           await page.goto(target)
+          // Without a session at the IdP, its end-session page submits itself and ends on its "Signed out" page.
+          if (target.startsWith(idp.issuer)) await page.getByRole("heading", { name: "Signed out" }).waitFor()
+          // E2E_SCREENSHOT_DIR=dir keeps a picture of each page in each scheme, to look at.
+          if (process.env.E2E_SCREENSHOT_DIR) {
+            const name = `${colorScheme}-${new URL(target).pathname.replace(/\W+/g, "_")}.png`
+            await page.screenshot({ path: path.join(process.env.E2E_SCREENSHOT_DIR, name), fullPage: true })
+          }
           const texts = await paintedTexts(page)
           expect(texts.length).toBeGreaterThan(3)
           for (const t of texts) {

@@ -37,19 +37,20 @@ function listen(port: number): Promise<Server> {
 
 async function main(): Promise<void> {
   const port = demoPort()
-  // The IdP must be up before the app takes requests: the sign-in button discovers it on first use.
+  // The app's port first, so the IdP registers the real one (PORT=0 picks a free port) in its redirect and
+  // post-logout URIs. The sign-in button discovers the IdP on first use, so nothing asks for it before it is up.
+  const server = await listen(port)
+  const appPort = (server.address() as AddressInfo).port
   const idpPort = localIdpPort()
   const idp = await startLocalIdp({
     port: idpPort,
-    appOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
-  }).catch((error: NodeJS.ErrnoException) => {
+    appOrigins: [`http://localhost:${appPort}`, `http://127.0.0.1:${appPort}`],
+  }).catch(async (error: NodeJS.ErrnoException) => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
     throw listenError(error, "the local identity provider", idpPort, "DEMO_IDP_PORT")
   })
-  const server = await listen(port).catch(async (error: unknown) => {
-    await idp.close()
-    throw error
-  })
-  const url = `http://localhost:${(server.address() as AddressInfo).port}`
+  const url = `http://localhost:${appPort}`
   console.log(`Gatehouse demo running at ${url}`)
   console.log(`Sign in with username "${demoLogin.username}" and password "${demoLogin.password}"`)
   console.log(`or with the local identity provider at ${idp.issuer} (any login and password)`)
