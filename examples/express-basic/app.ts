@@ -130,6 +130,16 @@ const sessionNotices: ReadonlyMap<unknown, string> = new Map([
   ["others", "Your other sessions were signed out."],
 ])
 
+/** The issuer of a configured OpenID provider (for a link to its own pages), if it has one. */
+function issuerOf(config: AuthConfig, id: string): string | undefined {
+  const providers: readonly unknown[] = Array.isArray(config.providers) ? config.providers : []
+  for (const provider of providers) {
+    const p = provider as { id?: unknown; options?: { issuer?: unknown } }
+    if (p?.id === id && typeof p.options?.issuer === "string") return p.options.issuer
+  }
+  return undefined
+}
+
 function whoIs(session: Session): string {
   const name = session.user?.name
   const email = session.user?.email
@@ -147,6 +157,7 @@ function whoIs(session: Session): string {
 export function createApp(config: AuthConfig = authConfig): express.Express {
   const { handlers, auth, signIn, signOut, requireAuth, listSessions, revokeSession, revokeOtherSessions } =
     Gatehouse(config)
+  const idpIssuer = issuerOf(config, LOCAL_IDP_ID)
   const app = express()
   app.use(express.urlencoded({ extended: false }))
   app.use("/auth", handlers)
@@ -201,6 +212,11 @@ ${loginForm}`
           ? `<form method="post" action="/logout"><input type="hidden" name="federated" value="1">
 <button class="button secondary">Sign out and end the session at the provider too</button></form>`
           : ""
+      const atProvider =
+        method === LOCAL_IDP_ID && idpIssuer
+          ? `<p class="muted">Or end your session at the provider itself, on <a href="${escape(idpIssuer)}/session/end">its
+sign-out page</a>: it tells the demo through back-channel logout, and this session ends too.</p>`
+          : ""
       const nonce = newNonce()
       const body = `<p>Signed in as ${whoIs(session)}.</p>
 <p class="muted">${how} The session is a row in the demo's SQLite database (database sessions); your browser holds only
@@ -212,7 +228,7 @@ its random token.</p>
 <h2>Sign out</h2>
 <div class="actions"><form method="post" action="/logout"><button class="button">Sign out</button></form>${federated}</div>
 <p class="muted">Or use the built-in <a href="/auth/signout?callbackUrl=${encodeURIComponent(SIGNED_OUT_URL)}">sign-out
-page</a>.</p>
+page</a>.</p>${atProvider}
 <script type="module" nonce="${escape(nonce)}">
   document.getElementById("add-passkey").addEventListener("click", async () => {
     const { registerPasskey } = await import("/client/webauthn.js")

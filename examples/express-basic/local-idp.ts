@@ -51,7 +51,9 @@ export function localIdpProvider(issuer = `http://127.0.0.1:${localIdpPort()}`):
     checks: ["pkce", "state", "nonce"],
     // RP-initiated logout: a federated sign-out redirects to the IdP's end_session_endpoint (from discovery) with
     // id_token_hint, and comes back to /auth/signout-callback/local-idp.
-    logout: { rpInitiated: true },
+    // Back-channel logout: when the IdP session ends (its own end-session page), the IdP posts a logout token to
+    // /auth/backchannel-logout/local-idp, and the demo session that came from it ends too.
+    logout: { rpInitiated: true, backchannel: true },
     // The IdP speaks plain http. Gatehouse accepts that without a flag only because it is on loopback (127.0.0.1):
     // nothing crosses a network. A plain-http server on another host needs `allowInsecureRequests: true`.
   })
@@ -62,6 +64,11 @@ export interface LocalIdpOptions {
   port?: number
   /** Origins the demo app is reached at; each gets `<origin>/auth/callback/local-idp` registered. */
   appOrigins: string[]
+  /**
+   * Where the IdP posts back-channel logout tokens (`<app origin>/auth/backchannel-logout/local-idp`), when the app
+   * listens there. Without it the IdP ends only its own session.
+   */
+  backchannelLogoutUri?: string
 }
 
 export interface StartedLocalIdp {
@@ -135,6 +142,9 @@ export async function startLocalIdp(options: LocalIdpOptions): Promise<StartedLo
         post_logout_redirect_uris: options.appOrigins.map(
           (origin) => `${origin.replace(/\/+$/, "")}/auth/signout-callback/${LOCAL_IDP_ID}`,
         ),
+        ...(options.backchannelLogoutUri
+          ? { backchannel_logout_uri: options.backchannelLogoutUri, backchannel_logout_session_required: true }
+          : {}),
         response_types: ["code"],
         grant_types: ["authorization_code"],
       },
@@ -143,6 +153,7 @@ export async function startLocalIdp(options: LocalIdpOptions): Promise<StartedLo
     // The built-in login and consent pages: fine for a demo, which is what oidc-provider warns about at start.
     features: {
       devInteractions: { enabled: true },
+      backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         // `form` is oidc-provider's hidden form (its xsrf token); the buttons submit it.
@@ -173,6 +184,10 @@ export async function startLocalIdp(options: LocalIdpOptions): Promise<StartedLo
     findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => claimsFor(id) }),
   })
   provider.proxy = false
+  provider.on("backchannel.error", (_ctx: unknown, error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error)
+    console.warn(`The local identity provider could not tell the demo about a sign-out: ${reason}`)
+  })
   server.on("request", provider.callback())
 
   return {

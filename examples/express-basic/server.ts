@@ -5,7 +5,7 @@
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { app, demoLogin } from "./app"
-import { localIdpPort, startLocalIdp } from "./local-idp"
+import { LOCAL_IDP_ID, localIdpPort, startLocalIdp } from "./local-idp"
 
 /** `$PORT` as a port number (default 3000), or a clear error. */
 export function demoPort(env: NodeJS.ProcessEnv = process.env): number {
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
   const idp = await startLocalIdp({
     port: idpPort,
     appOrigins: [`http://localhost:${appPort}`, `http://127.0.0.1:${appPort}`],
+    backchannelLogoutUri: `http://127.0.0.1:${appPort}/auth/backchannel-logout/${LOCAL_IDP_ID}`,
   }).catch(async (error: NodeJS.ErrnoException) => {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
