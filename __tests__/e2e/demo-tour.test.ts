@@ -181,6 +181,51 @@ describeWithBrowser("e2e: the demo's own pages (sessions, sign-out banner, mailb
     }
   })
 
+  it("federated sign-out: the IdP's end-session page under the demo's CSP, then the banner; the IdP asks again", async () => {
+    const page = await browser.context.newPage()
+    const watch = await watchPage(page)
+    try {
+      const signInWithIdp = async () => {
+        await page.goto(url("/auth/signin"))
+        await Promise.all([
+          page.waitForURL((u) => u.origin === idp.issuer && u.pathname.startsWith("/interaction/")),
+          page.getByRole("button", { name: "Sign in with the local identity provider" }).click(),
+        ])
+      }
+      await signInWithIdp()
+      await page.locator('input[name="login"]').fill("nora")
+      await page.locator('input[name="password"]').fill("anything")
+      await page.getByRole("button", { name: "Sign-in" }).click()
+      await page.getByRole("button", { name: "Continue" }).waitFor()
+      await Promise.all([page.waitForURL(url("/")), page.getByRole("button", { name: "Continue" }).click()])
+      expect(await page.locator("main").innerText()).toContain(
+        "You signed in with the local identity provider (OpenID Connect)",
+      )
+
+      await Promise.all([
+        page.waitForURL((u) => u.origin === idp.issuer && u.pathname.startsWith("/session/end")),
+        page.getByRole("button", { name: "Sign out and end the session at the provider too" }).click(),
+      ])
+      expect(await page.getByRole("heading").innerText()).toBe("End your session here?")
+      await Promise.all([
+        page.waitForURL(url("/?signedOut=1")),
+        page.getByRole("button", { name: "Yes, sign me out" }).click(),
+      ])
+      expect(await page.getByRole("status").innerText()).toBe("You have been signed out.")
+      const cookies = await browser.context.cookies(origin)
+      expect(cookies.find((c) => c.name === "authjs.session-token")).toBeUndefined()
+
+      // The IdP session ended too: signing in with it asks for the login again.
+      await signInWithIdp()
+      expect(await page.locator('input[name="login"]').count()).toBe(1)
+      expect(watch.cspViolations).toEqual([])
+      expect(watch.pageErrors).toEqual([])
+    } finally {
+      await page.close()
+      await browser.context.clearCookies()
+    }
+  })
+
   it("every text of the demo's pages is readable in light and dark mode (>= 4.5:1)", async () => {
     // The mailbox with a used, an expired and a valid link.
     const start = await fetch(url("/auth/csrf"))
