@@ -2,7 +2,13 @@
 // "Sign out other devices" and per-session "Sign out", posted with the page's form token. Real SQLite (in memory).
 import type { Express } from "express"
 import request from "supertest"
-import { authConfig, createApp, createDemoAdapter, demoLogin } from "../../examples/express-basic/app"
+import {
+  authConfig,
+  createApp,
+  createDemoAdapter,
+  demoLogin,
+  describeUserAgent,
+} from "../../examples/express-basic/app"
 import { cookieHeader, cookieJar } from "../express/apps"
 
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
@@ -197,4 +203,31 @@ test("the notice is one of two fixed sentences: any other done value shows nothi
     expect(page.text).not.toContain('class="notice"')
     expect(page.text).not.toContain(done)
   }
+})
+
+describe("describeUserAgent", () => {
+  it.each([
+    [FIREFOX, "Firefox on Linux"],
+    [CHROME_WINDOWS, "Chrome on Windows"],
+    [
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36 Edg/140.0",
+      "Edge on Windows",
+    ],
+    [
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1",
+      "Safari on iOS",
+    ],
+    [
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/18.0 Safari/605.1.15",
+      "Safari on macOS",
+    ],
+    ["Mozilla/5.0 (Linux; Android 15) AppleWebKit/537.36 Chrome/140.0 Mobile Safari/537.36", "Chrome on Android"],
+    ["curl/8.5.0", "curl"],
+    ["Mozilla/5.0 (X11; Linux x86_64)", "Linux"],
+    ["something else", "Unknown device"],
+    ["", "Unknown device"],
+    [undefined, "Unknown device"],
+  ])("%s is %s", (agent, words) => {
+    expect(describeUserAgent(agent)).toBe(words)
+  })
 })
