@@ -265,15 +265,16 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     await page.goto(url("/auth/signin"))
     await expectBuiltInPage("Sign In")
     await page.locator("#input-email-for-email-provider").fill("Browser.User@Example.test")
+    // The demo's own "check your email" page (pages.verifyRequest) points to the dev mailbox.
     await navigate(
       () => page.getByRole("button", { name: "Sign in with Email" }).click(),
-      url("/auth/verify-request?provider=email&type=email"),
+      url("/check-email?provider=email&type=email"),
     )
-    await expectBuiltInPage("Verify Request")
-    expect(await bodyText()).toContain("Check your email")
+    expect(await page.title()).toBe("Check your email · Gatehouse demo")
+    expect(await bodyText()).toContain("The link is valid for 10 minutes and works once.")
     expect(mailbox.messages()[0]?.to).toBe("browser.user@example.test")
 
-    await page.goto(url("/dev/mailbox"))
+    await navigate(() => page.getByRole("link", { name: "Open the dev mailbox" }).click(), url("/dev/mailbox"))
     const link = page.getByRole("link", { name: "Sign in as browser.user@example.test" }).first()
     const href = await link.getAttribute("href")
     expect(href).toBe(mailbox.messages()[0]?.url)

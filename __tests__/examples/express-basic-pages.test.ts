@@ -102,6 +102,29 @@ describe("the demo's pages", () => {
   })
 })
 
+describe("the demo's check-your-email page", () => {
+  it("follows an email sign-in request and points to the dev mailbox, with the link's lifetime", async () => {
+    const csrf = await request(app).get("/auth/csrf").set("Host", "localhost:3000")
+    const jar = cookieJar({}, csrf.headers["set-cookie"])
+    const sent = await request(app)
+      .post("/auth/signin/email")
+      .set("Host", "localhost:3000")
+      .set("Cookie", cookieHeader(jar))
+      .type("form")
+      .send({ csrfToken: csrf.body.csrfToken, email: "check@example.test" })
+    expect(sent.headers.location).toBe("http://localhost:3000/auth/verify-request?provider=email&type=email")
+    const verify = await request(app).get("/auth/verify-request?provider=email&type=email")
+    expect(verify.status).toBe(302)
+    expect(verify.headers.location).toBe("/check-email?provider=email&type=email")
+    const page = await request(app).get(verify.headers.location!)
+    expect(page.status).toBe(200)
+    expect(page.headers["content-security-policy"]).toContain("default-src 'none'")
+    expect(page.text).toContain("<title>Check your email · Gatehouse demo</title>")
+    expect(page.text).toContain('<a class="button" href="/dev/mailbox">Open the dev mailbox</a>')
+    expect(page.text).toContain("The link is valid for 10 minutes and works once.")
+  })
+})
+
 describe('the "You have been signed out" banner', () => {
   const BANNER = '<div class="notice" role="status"><p>You have been signed out.</p></div>'
 

@@ -14,6 +14,7 @@ import { CredentialsSignin, Gatehouse, MissingCSRF, type AuthConfig, type Sessio
 import { SQLiteAdapter } from "../../lib/adapters/sqlite"
 import Credentials from "../../lib/providers/credentials"
 import Passkey from "../../lib/providers/passkey"
+import { lifetimeInWords } from "../../lib/core/pages/verify-request"
 import type { SessionInfo } from "../../lib/core/session/manage"
 import { passkeyClientScript } from "./passkey-client"
 import { LOCAL_IDP_ID, localIdpProvider } from "./local-idp"
@@ -83,6 +84,8 @@ export const authConfig: AuthConfig = {
     Passkey({ relyingParty: { name: "Gatehouse demo" } }),
   ],
   events: { signIn: (message) => signInMethods.signedIn(message) },
+  // After an email sign-in request: the demo's own "check your email" page, which points to the dev mailbox.
+  pages: { verifyRequest: "/check-email" },
 }
 
 /** Where every sign-out of the demo lands: the home page, which then shows a fixed "You have been signed out". */
@@ -257,6 +260,14 @@ page</a>.</p>${atProvider}
   app.post("/logout", (req, res, next) => {
     const federated = (req.body as Record<string, unknown> | undefined)?.federated === "1"
     signOut(req, res, { redirectTo: SIGNED_OUT_URL, federated }).catch(next)
+  })
+
+  app.get("/check-email", (_req, res) => {
+    const lifetime = lifetimeInWords(mailbox.provider.maxAge ?? 600)
+    const body = `<p>A sign-in link is on its way. This demo sends no email: the message is in the development mailbox.</p>
+<div class="actions"><a class="button" href="/dev/mailbox">Open the dev mailbox</a></div>
+<p class="muted">The link is valid for ${escape(lifetime)} and works once.</p>`
+    sendPage(res, renderPage({ title: "Check your email", body }))
   })
 
   app.get("/protected", requireAuth(), (_req, res) => {
