@@ -147,6 +147,7 @@ interface Answer {
   status: number
   location: string | null
   instance: string | null
+  headers: Headers
   setCookies: string[]
   body: string
   json: () => unknown
@@ -195,6 +196,7 @@ class Browser {
       status: response.status,
       location: response.headers.get("location"),
       instance: response.headers.get("x-instance"),
+      headers: response.headers,
       setCookies,
       body,
       json: () => JSON.parse(body) as unknown,
