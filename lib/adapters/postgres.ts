@@ -34,19 +34,19 @@ export interface PostgresAdapterOptions {
 /** The PostgreSQL adapter: every `Adapter` method, plus `transaction()` for writes that must succeed together. */
 export type PostgresAdapterInstance = Required<Adapter> &
   AccountTokenAdapter & {
-  /**
-   * Runs `fn` with an adapter bound to one connection inside `BEGIN … COMMIT`; a rejection rolls everything back.
-   *
-   * @example
-   * ```ts
-   * await adapter.transaction(async (tx) => {
-   *   const user = await tx.createUser(newUser)
-   *   await tx.linkAccount({ ...account, userId: user.id })
-   * })
-   * ```
-   */
-  transaction<T>(fn: (tx: Required<Adapter>) => Promise<T>): Promise<T>
-}
+    /**
+     * Runs `fn` with an adapter bound to one connection inside `BEGIN … COMMIT`; a rejection rolls everything back.
+     *
+     * @example
+     * ```ts
+     * await adapter.transaction(async (tx) => {
+     *   const user = await tx.createUser(newUser)
+     *   await tx.linkAccount({ ...account, userId: user.id })
+     * })
+     * ```
+     */
+    transaction<T>(fn: (tx: Required<Adapter>) => Promise<T>): Promise<T>
+  }
 
 type Queryable = Pick<Pool | PoolClient, "query">
 
@@ -153,7 +153,11 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
       return row ? accountFromRow(row) : null
     },
     // Refresh-token rotation: one conditional UPDATE, so of two writers holding the same old token one wins.
-    async updateAccountTokens(key: AccountKey, patch: AccountTokenPatch, options: { expectedRefreshToken?: string | null } = {}) {
+    async updateAccountTokens(
+      key: AccountKey,
+      patch: AccountTokenPatch,
+      options: { expectedRefreshToken?: string | null } = {},
+    ) {
       const { set, values } = tokenPatchSql(patch, (i) => `$${i}`, 2)
       const expected = options.expectedRefreshToken
       const cas = expected === undefined ? "" : ` AND refresh_token IS NOT DISTINCT FROM $${values.length + 3}`
@@ -161,7 +165,12 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
         set
           ? `UPDATE ${s}.accounts SET ${set} WHERE provider = $1 AND provider_account_id = $2${cas} RETURNING *`
           : `SELECT * FROM ${s}.accounts WHERE provider = $1 AND provider_account_id = $2`,
-        [key.provider, key.providerAccountId, ...(set ? values : []), ...(set && expected !== undefined ? [expected] : [])],
+        [
+          key.provider,
+          key.providerAccountId,
+          ...(set ? values : []),
+          ...(set && expected !== undefined ? [expected] : []),
+        ],
       )
       return row ? accountFromRow(row) : null
     },

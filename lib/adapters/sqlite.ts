@@ -216,7 +216,10 @@ export function SQLiteAdapter(
     },
     async updateAccountTokens(key, patch, options = {}) {
       const { set, values } = tokenPatchSql(patch, () => "?")
-      if (!set) return this.getAccount(key.providerAccountId, key.provider)
+      if (!set) {
+        const row = q.account.get(key.provider, key.providerAccountId)
+        return row ? accountFromRow(row as AccountRow) : null
+      }
       const expected = options.expectedRefreshToken
       const cas = expected === undefined ? "" : " AND refresh_token IS ?"
       const row = db
