@@ -303,6 +303,23 @@ describe("D9: compare-and-swap on the account row", () => {
   })
 })
 
+describe("an adapter without updateAccountTokens (e.g. an Auth.js adapter)", () => {
+  it("rotates through unlink + link under the lock, and a second sign-in replaces the tokens", async () => {
+    const { updateAccountTokens: _cas, ...plain } = adapter
+    const legacy = Gatehouse(config({ adapter: plain }))
+    const before = await account()
+    const { value } = await accessToken(legacy, browser, { force: true })
+    const after = await account()
+    expect(rop.tap.calls).toBe(1)
+    expect(value?.accessToken).toBe(after.access_token)
+    expect(after.refresh_token).not.toBe(before.refresh_token)
+    expect(after.userId).toBe(before.userId)
+    const other = new Browser()
+    await signIn(legacy, other)
+    expect((await account()).refresh_token).not.toBe(after.refresh_token)
+  })
+})
+
 describe("D10: tokens never leak", () => {
   it("no access, refresh or ID token in /auth/session JSON or any log line", async () => {
     await expireIn(30)

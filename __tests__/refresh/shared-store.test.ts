@@ -95,8 +95,12 @@ describeWithService(POSTGRES, "refresh across instances (PostgreSQL adapter)", (
       expect(winners).toHaveLength(1)
       expect((await adapter.getAccount(id, "op"))?.access_token).toBe(winners[0]?.access_token)
       // A stale expectation changes nothing; `null` matches a row without a refresh token.
-      await expect(adapter.updateAccountTokens(key, { access_token: "c" }, { expectedRefreshToken: old })).resolves.toBeNull()
-      await expect(adapter.updateAccountTokens(key, { access_token: "c" }, { expectedRefreshToken: null })).resolves.toBeNull()
+      await expect(
+        adapter.updateAccountTokens(key, { access_token: "c" }, { expectedRefreshToken: old }),
+      ).resolves.toBeNull()
+      await expect(
+        adapter.updateAccountTokens(key, { access_token: "c" }, { expectedRefreshToken: null }),
+      ).resolves.toBeNull()
       await adapter.updateAccountTokens(key, { refresh_token: null })
       const cleared = await adapter.updateAccountTokens(key, { access_token: "d" }, { expectedRefreshToken: null })
       expect(cleared?.access_token).toBe("d")
