@@ -1,6 +1,8 @@
 // Refresh-token rotation with JWT sessions (next-wave D.3 row D4, and D2/D6/D10 for the cookie): the tokens live in
 // the encrypted session cookie (`__gh.tok`), a late tab with the pre-rotation cookie adopts the successor for 60 s.
 import { decode } from "../../lib/jwt"
+import { CookieJar } from "../../lib/core/cookies/jar"
+import { CHUNK_SIZE, writeSessionCookie } from "../../lib/core/cookies/session-store"
 import { RefreshTokenError } from "../../lib/errors"
 import { MemoryStore } from "../../lib/store/memory"
 import { Gatehouse, type WebGatehouse } from "../../lib/web/gatehouse"
@@ -171,4 +173,16 @@ it("D10 (JWT): no token in any log line across refresh, grace and failure", asyn
   await accessToken(Gatehouse(config({ httpTimeout: 200 })), browser, { force: true })
   for (const token of rop.tap.issued) for (const line of logger.lines) expect(line).not.toContain(token)
   expect(rop.tap.issued.size).toBeGreaterThanOrEqual(4)
+})
+
+it("a session cookie past 3 chunks (large provider tokens) warns session-cookie-large once", () => {
+  const warnings: string[] = []
+  const log = { error: () => undefined, warn: (code: string) => void warnings.push(code), debug: () => undefined }
+  const jar = new CookieJar()
+  writeSessionCookie(jar, "authjs.session-token", "x".repeat(CHUNK_SIZE * 3), { path: "/" }, [], log as never)
+  expect(warnings).toEqual([])
+  writeSessionCookie(jar, "authjs.session-token", "x".repeat(CHUNK_SIZE * 3 + 1), { path: "/" }, [], log as never)
+  writeSessionCookie(jar, "authjs.session-token", "x".repeat(CHUNK_SIZE * 5), { path: "/" }, [], log as never)
+  expect(warnings).toEqual(["session-cookie-large"])
+  expect(jar.toHeaders().filter((c) => c.startsWith("authjs.session-token.")).length).toBeGreaterThan(3)
 })
