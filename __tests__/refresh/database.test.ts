@@ -253,6 +253,18 @@ describe("D8: a refreshed ID token with another subject", () => {
     expect(events.map((e) => e.reason)).toEqual(["id_token_mismatch"])
   })
 
+  it.each([
+    ["another issuer", { kind: "id-token", claims: {}, issuer: "http://127.0.0.1:1/other" }],
+    ["an azp the original did not have", { kind: "id-token", claims: { azp: "refresh-app" } }],
+    ["an audience that is another client", { kind: "id-token", claims: { aud: "someone-else" } }],
+  ] as const)("RT-01: a refreshed ID token with %s is refused (id_token_mismatch)", async (_what, mode) => {
+    const before = await account()
+    rop.tap.mode = mode
+    const { error } = await accessToken(gh, browser, { force: true })
+    expect((error as RefreshTokenError).cause?.reason).toBe("id_token_mismatch")
+    expect(await account()).toEqual(before)
+  })
+
   it("the same subject in a refreshed ID token is accepted", async () => {
     rop.tap.mode = { kind: "id-token-sub", sub: "alice" }
     const { value, error } = await accessToken(gh, browser, { force: true })

@@ -18,6 +18,7 @@ export type TapMode =
   | { kind: "drop-refresh-token" }
   | { kind: "answer"; status: number; body: Record<string, unknown> }
   | { kind: "id-token-sub"; sub: string }
+  | { kind: "id-token"; claims: Record<string, unknown>; issuer?: string }
 
 /** The token endpoint as the app reaches it: every refresh grant counted, the answer shaped by `mode`. */
 export interface TokenTap {
@@ -88,12 +89,14 @@ export async function startRefreshOp(): Promise<RefreshOp> {
     const json = (await response.json()) as Record<string, unknown>
     remember(json)
     if (mode.kind === "drop-refresh-token") delete json.refresh_token
-    if (mode.kind === "id-token-sub") {
+    if (mode.kind === "id-token-sub" || mode.kind === "id-token") {
       const now = Math.floor(Date.now() / 1000)
-      json.id_token = await new SignJWT({ sub: mode.sub })
+      const claims: Record<string, unknown> =
+        mode.kind === "id-token" ? { sub: "alice", ...mode.claims } : { sub: mode.sub }
+      json.id_token = await new SignJWT(claims)
         .setProtectedHeader({ alg: "RS256", kid: "op-rs256" })
-        .setIssuer(op.issuer)
-        .setAudience(op.clientId)
+        .setIssuer(mode.kind === "id-token" && mode.issuer ? mode.issuer : op.issuer)
+        .setAudience(typeof claims.aud === "string" ? claims.aud : op.clientId)
         .setIssuedAt(now)
         .setExpirationTime(now + 300)
         .sign(key)

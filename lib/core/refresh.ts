@@ -59,6 +59,9 @@ export interface RefreshState {
   readonly backoff: Map<string, number>
 }
 
+/** The most back-off entries kept per runtime (expired ones are dropped first). */
+const MAX_BACKOFF_ENTRIES = 10_000
+
 /** A new, empty {@link RefreshState}. */
 export function createRefreshState(): RefreshState {
   return { inflight: new Map(), backoff: new Map() }
@@ -216,6 +219,10 @@ export async function getAccessToken(
     const reason = error instanceof RefreshGrantError ? error.reason : "transient"
     if (!(error instanceof RefreshGrantError)) config.logger.error(error as Error)
     if (reason === "transient") {
+      if (state.backoff.size >= MAX_BACKOFF_ENTRIES) {
+        for (const [k, until] of state.backoff) if (until <= Date.now()) state.backoff.delete(k)
+        if (state.backoff.size >= MAX_BACKOFF_ENTRIES) state.backoff.clear()
+      }
       state.backoff.set(key, Date.now() + REFRESH_BACKOFF)
       if (usable(record)) return answer(record)
     } else if (reason === "invalid_grant" && loaded.jwt) {
