@@ -195,6 +195,17 @@ describe("D6: invalid_grant", () => {
     expect(value?.accessToken).toBe((await account()).access_token)
   })
 
+  it("a store failure while recording the error is logged; the caller still gets invalid_grant", async () => {
+    const failing = { ...store, setMax: () => Promise.reject(new Error("store down")) }
+    const shaky = Gatehouse(config({ store: failing }))
+    rop.tap.mode = { kind: "answer", status: 400, body: { error: "invalid_grant" } }
+    const { error } = await accessToken(shaky, browser, { force: true })
+    expect((error as RefreshTokenError).cause?.reason).toBe("invalid_grant")
+    expect(events.map((e) => e.reason)).toEqual(["invalid_grant"])
+    expect(logger.lines.some((line) => line.includes("store down"))).toBe(true)
+    expect((await account()).access_token).toBeUndefined()
+  })
+
   it("session.refresh.signOutOnError: true → no session instead of a session with an error", async () => {
     const strict = Gatehouse(config({ session: { strategy: "database", refresh: { signOutOnError: true } } }))
     await rop.redeemElsewhere((await account()).refresh_token as string)

@@ -284,7 +284,10 @@ async function flight(ctx: SessionContext, loaded: Loaded, key: string): Promise
     tokens = await refreshGrant(provider, record.rt as string, { sub: record.sub, azp: record.azp })
   } catch (error) {
     if (error instanceof RefreshGrantError && error.reason !== "transient") {
-      if (error.reason === "invalid_grant") await clearAfterInvalidGrant(ctx, loaded)
+      if (error.reason === "invalid_grant") {
+        // A failed clean-up is logged; the caller still learns that the provider refused the token.
+        await clearAfterInvalidGrant(ctx, loaded).catch((cleanup: unknown) => config.logger.error(cleanup as Error))
+      }
       await config.events.refreshTokenError({
         provider: provider.id,
         ...(loaded.userId ? { userId: loaded.userId } : {}),
