@@ -210,6 +210,7 @@ export type Adapter = Partial<
   UserAdapter &
     SessionAdapter &
     SessionManagementAdapter &
+    IdpSessionAdapter &
     VerificationTokenAdapter &
     AuthenticatorAdapter &
     StoreAdapter
