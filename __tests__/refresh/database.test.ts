@@ -3,7 +3,7 @@
 import { MemoryAdapter } from "../../lib/adapters/memory"
 import { RefreshTokenError } from "../../lib/errors"
 import { DEFAULT_HTTP_TIMEOUT } from "../../lib/oauth/fetch"
-import { sha256 } from "../../lib/core/session/tokens"
+import { accountPointerKey, sha256 } from "../../lib/core/session/tokens"
 import { MemoryStore } from "../../lib/store/memory"
 import { Gatehouse, type WebGatehouse } from "../../lib/web/gatehouse"
 import type { AuthConfig } from "../../lib/core/types"
@@ -144,6 +144,21 @@ describe("D1, D5: a due token is refreshed once and the row rotated", () => {
     expect(after.refresh_token).toBe(before.refresh_token)
     expect(after.access_token).not.toBe(before.access_token)
     expect(value?.accessToken).toBe(after.access_token)
+  })
+})
+
+describe("the account pointer of database sessions", () => {
+  it("lives session.maxAge from sign-in and is renewed by every refresh (sliding sessions keep refreshing)", async () => {
+    const short = Gatehouse(config({ session: { strategy: "database", maxAge: 3600, updateAge: 60 } }))
+    const b = new Browser()
+    await signIn(short, b)
+    const pointer = accountPointerKey("op", (await account()).userId)
+    jest.setSystemTime(T0 + 3_000_000)
+    await accessToken(short, b, { force: true })
+    jest.setSystemTime(T0 + 4_000_000)
+    expect(await store.get([pointer])).toEqual(["alice"])
+    jest.setSystemTime(T0 + 6_700_000)
+    expect(await store.get([pointer])).toEqual([null])
   })
 })
 

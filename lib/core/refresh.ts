@@ -310,6 +310,7 @@ async function flight(ctx: SessionContext, loaded: Loaded, key: string): Promise
   ) as TokenRecord
 
   if (loaded.db) {
+    const { account } = loaded.db
     const won = await persist(config, loaded, next, tokens.id_token)
     if (!won) {
       // Another writer swapped the row first: its tokens are the current ones; never refresh again.
@@ -317,6 +318,10 @@ async function flight(ctx: SessionContext, loaded: Loaded, key: string): Promise
       if (winner) return winner
       throw new RefreshGrantError("transient", "account row changed")
     }
+    // A session slides past the sign-in's maxAge: keep the pointer to the account alive while it refreshes.
+    await config.store
+      .set(accountPointerKey(provider.id, account.userId), account.providerAccountId, config.session.maxAge)
+      .catch((error: unknown) => config.logger.error(error as Error))
   }
   try {
     await config.store.set(

@@ -89,7 +89,10 @@ async function keepRefreshTokens(
   const { config } = ctx
   const adapter = config.stores.oauth
   if (!adapter) return
-  await config.store.set(accountPointerKey(provider.id, userId), account.providerAccountId, config.session.maxAge)
+  // A store failure does not fail the sign-in: refreshing then answers `no_refresh_token` until the next sign-in.
+  await config.store
+    .set(accountPointerKey(provider.id, userId), account.providerAccountId, config.session.maxAge)
+    .catch((error: unknown) => config.logger.error(error as Error))
   if (!existing) return
   const picked = (provider.account(account) ?? {}) as Record<string, unknown>
   const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : null)
