@@ -46,6 +46,7 @@ function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): Ev
     "accountRecovered",
     "securityAlert",
     "backchannelLogout",
+    "refreshTokenError",
   ]
   const out = {} as Record<keyof EventCallbacks, (message: never) => Promise<void>>
   for (const name of names) {
@@ -108,6 +109,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     updateAge: config.session?.updateAge ?? 24 * 60 * 60,
     freshAge: config.session?.freshAge ?? 900,
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomBytes(32).toString("hex")),
+    refresh: Object.freeze({ signOutOnError: config.session?.refresh?.signOutOnError === true }),
   })
   const jwt: JWTOptions = Object.freeze({
     maxAge: config.jwt?.maxAge ?? sessionMaxAge,
@@ -159,6 +161,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
       config.adapter?.store ??
       MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) }),
     storeSource: config.store ? "config" : config.adapter?.store ? "adapter" : "memory",
+    tokens: Object.freeze({ encryptAtRest: config.tokens?.encryptAtRest === true }),
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,

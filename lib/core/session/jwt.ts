@@ -8,6 +8,7 @@ import type { JWT, Session } from "../types"
 import { endedByMarkers, idpMarkerKeys, idpOfToken, withoutReserved } from "./idp"
 import type { SessionContext, SessionReadOptions } from "./types"
 import { claimsOf, keepClaims, sessionWatermarkKey } from "./claims"
+import { hasRefreshError } from "./tokens"
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
@@ -124,6 +125,14 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       session: { user: { name: token.name, email: token.email, image: token.picture }, expires: expires.toISOString() },
       token: withoutReserved(token),
     })
+    if (hasRefreshError(token)) {
+      // The provider refused the refresh token (next-wave D.1 step 8): the session says so until the next sign-in.
+      if (config.session.refresh?.signOutOnError) {
+        clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
+        return null
+      }
+      if (session && typeof session === "object") (session as Session).error = "RefreshTokenError"
+    }
     if (reissue) await writeJwtSession(ctx, token, stored.present)
     await config.events.session({ session: session as Session, token })
     return session as Session
