@@ -20,6 +20,7 @@ export async function sessionAction(ctx: RequestContext): Promise<AuthResult> {
     })
     return { headers: { ...jsonHeaders }, body: session }
   }
-  const session = await readSession(sessionContext(ctx), { reissue: "always" })
+  // Re-issued only when it changes something (issue 16): see `SessionReadOptions.reissue`.
+  const session = await readSession(sessionContext(ctx), { reissue: "throttled" })
   return { headers: { ...jsonHeaders, ...noCacheHeaders }, body: session }
 }

@@ -19,8 +19,10 @@ export interface SessionReadOptions {
   /** A POST /session update: `data` reaches the callbacks with `trigger: "update"`. */
   update?: { data: unknown }
   /**
-   * `always` re-issues the cookie on every read (the /session route, as the reference does); `throttled` only once
-   * `session.updateAge` has passed since the token was issued (server-side reads).
+   * `always` re-issues the cookie on every read (as the reference's GET /session does); `throttled` (GET /session,
+   * `getSession`, `auth()`, `requireAuth`) only when it changes something: JWT sessions once `session.updateAge` has
+   * passed since the token was issued, when it was sealed with an older secret of a rotation list, or when the `jwt`
+   * callback changed the payload (an update always re-issues); database sessions when the expiry slides.
    */
   reissue: "always" | "throttled"
 }
