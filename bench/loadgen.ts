@@ -12,6 +12,10 @@ export type LoadgenMode = "child" | "inprocess"
 export interface LoadOptions {
   url: string
   headers: Record<string, string>
+  /** HTTP method (default GET). */
+  method?: "GET" | "POST"
+  /** Request body, sent with every request. */
+  body?: string
   connections: number
   pipelining: number
   /** Seconds to run; ignored when `amount` is set. */
@@ -64,6 +68,8 @@ function runChild(options: LoadOptions): Promise<LoadResult> {
   if (!existsSync(CLI))
     return Promise.reject(new Error(`autocannon CLI not found at ${CLI}; run from the project root`))
   const args = [CLI, "--json", "--no-progress", "-c", String(options.connections), "-p", String(options.pipelining)]
+  if (options.method) args.push("-m", options.method)
+  if (options.body !== undefined) args.push("-b", options.body)
   if (options.amount !== undefined) args.push("-a", String(options.amount))
   else args.push("-d", String(options.duration ?? 5))
   for (const [name, value] of Object.entries(options.headers)) args.push("-H", `${name}=${value}`)
@@ -96,6 +102,8 @@ async function runInProcess(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     headers: options.headers,
+    ...(options.method ? { method: options.method } : {}),
+    ...(options.body !== undefined ? { body: options.body } : {}),
     connections: options.connections,
     pipelining: options.pipelining,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.duration ?? 5 }),
