@@ -31,6 +31,8 @@ export interface LoadResult {
   seconds: number
   non2xx: number
   errors: number
+  /** 99th percentile latency in milliseconds (autocannon's histogram). */
+  p99: number
 }
 
 /** The fields of autocannon's result (programmatic or `--json`) the benchmark reads. */
@@ -39,6 +41,7 @@ interface AutocannonSummary {
   duration: number
   non2xx: number
   errors: number
+  latency?: { p99?: number }
 }
 
 function isSummary(value: unknown): value is AutocannonSummary {
@@ -58,7 +61,8 @@ function isSummary(value: unknown): value is AutocannonSummary {
 function toResult(summary: AutocannonSummary): LoadResult {
   const seconds = summary.duration
   const total = summary.requests.total
-  return { rps: seconds > 0 ? total / seconds : 0, total, seconds, non2xx: summary.non2xx, errors: summary.errors }
+  const p99 = summary.latency?.p99 ?? Number.NaN
+  return { rps: seconds > 0 ? total / seconds : 0, total, seconds, non2xx: summary.non2xx, errors: summary.errors, p99 }
 }
 
 // `npm run bench` runs from the package root; resolving from there works whether tsx loads this file as CJS or ESM.
