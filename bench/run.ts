@@ -181,7 +181,11 @@ async function main(): Promise<void> {
     })
 
   const http: CaseId[] = ["a", "b", "c", "d", "f", "g", "h", "i"]
-  const order: CaseId[] = db ? [...http, "e"] : http
+  const all: CaseId[] = db ? [...http, "e"] : http
+  // BENCH_CASES=f,g runs only those cases (and only the ratios, checks and memory runs they make up).
+  const only = process.env.BENCH_CASES?.split(",").map((c) => c.trim())
+  const order: CaseId[] = only ? all.filter((id) => only.includes(id)) : all
+  const has = (id: CaseId) => order.includes(id)
   const runs = new Map<CaseId, LoadResult[]>(order.map((id) => [id, []]))
   // Statements and requests of (e) over its timed runs, a cross-check of the dedicated count below.
   const timed = { queries: 0, requests: 0 }
@@ -240,8 +244,9 @@ async function main(): Promise<void> {
         ]
       : []),
   ]
+  const shown = ratios.filter((r) => has(r.x) && has(r.y))
   console.log(`${pad("ratio", 36)}${padLeft("median", 7)}   ${pad("target", 27)}per round      of medians`)
-  for (const r of ratios) {
+  for (const r of shown) {
     const rounds = perRound(r.x, r.y)
     const value = median(rounds)
     const ofMedians = medians.get(r.x)! / medians.get(r.y)!
@@ -252,7 +257,7 @@ async function main(): Promise<void> {
   }
   console.log()
 
-  if (db) {
+  if (db && has("e")) {
     // Exactly `amount` requests, nothing else touching the pool meanwhile: statements sent / requests answered.
     const before = db.queries()
     const checked = await load("e", { amount: QUERY_CHECK_REQUESTS })
@@ -273,26 +278,28 @@ async function main(): Promise<void> {
     const after = await settledMemory(gc)
     return { before, after, result }
   }
-  const bare = await memoryRun("a")
-  const prot = await memoryRun("c")
-  const growthA = bare.after.rss - bare.before.rss
-  const growthC = prot.after.rss - prot.before.rss
-  console.log(`memory over ${settings.amount} requests (RSS after GC; heapUsed in brackets)`)
-  for (const [id, run, growth] of [
-    ["a", bare, growthA],
-    ["c", prot, growthC],
-  ] as const) {
-    const heap = run.after.heapUsed - run.before.heapUsed
+  if (has("a") && has("c")) {
+    const bare = await memoryRun("a")
+    const prot = await memoryRun("c")
+    const growthA = bare.after.rss - bare.before.rss
+    const growthC = prot.after.rss - prot.before.rss
+    console.log(`memory over ${settings.amount} requests (RSS after GC; heapUsed in brackets)`)
+    for (const [id, run, growth] of [
+      ["a", bare, growthA],
+      ["c", prot, growthC],
+    ] as const) {
+      const heap = run.after.heapUsed - run.before.heapUsed
+      console.log(
+        `${pad(`(${id}) ${server(id).label}`, 40)} ${padLeft(mb(run.before.rss), 9)} -> ${padLeft(mb(run.after.rss), 9)}` +
+          `  growth ${padLeft(signedMb(growth), 9)}  [heap ${signedMb(heap)}]` +
+          `  ${run.result.total} done, ${run.result.non2xx} non-2xx, ${run.result.errors} errors`,
+      )
+    }
+    const excess = growthC - growthA
     console.log(
-      `${pad(`(${id}) ${server(id).label}`, 40)} ${padLeft(mb(run.before.rss), 9)} -> ${padLeft(mb(run.after.rss), 9)}` +
-        `  growth ${padLeft(signedMb(growth), 9)}  [heap ${signedMb(heap)}]` +
-        `  ${run.result.total} done, ${run.result.non2xx} non-2xx, ${run.result.errors} errors`,
+      `${pad("(c) growth - (a) growth", 40)} ${signedMb(excess)}   target <= 5.0 MB  ${excess <= 5 * 1024 * 1024 ? "PASS" : "MISS"}`,
     )
   }
-  const excess = growthC - growthA
-  console.log(
-    `${pad("(c) growth - (a) growth", 40)} ${signedMb(excess)}   target <= 5.0 MB  ${excess <= 5 * 1024 * 1024 ? "PASS" : "MISS"}`,
-  )
   console.log(
     `load average at end ${loadavg()
       .map((l) => l.toFixed(2))
