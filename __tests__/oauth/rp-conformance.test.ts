@@ -8,6 +8,7 @@ import {
 import type { OAuthSignInResult } from "../../lib/oauth"
 import type { OAuthConfig } from "../../lib/providers/types"
 import { Browser, followAuthorization } from "../fixtures/oauth/flow"
+import { fakeDateOnly } from "../fixtures/clock"
 import { startMisbehavingOp, type MisbehavingOp, type MisbehaviorCase } from "../fixtures/oauth/misbehaving-op"
 
 let op: MisbehavingOp
@@ -192,6 +193,35 @@ describe("Config RP", () => {
     expect(op.jwksFetches() - before).toBe(2)
     await expect(signIn(p)).rejects.toThrow(idTokenRejected)
     expect(op.jwksFetches() - before).toBe(2)
+  })
+})
+
+describe("JWKS refetch throttle (next-wave C.1 step 3, C.2 rule 4)", () => {
+  afterEach(() => jest.useRealTimers())
+
+  test("an unknown kid refetches the JWKS at most once per 60 s, then again after", async () => {
+    const start = Date.now()
+    fakeDateOnly(start)
+    op.setCase("idt-unknown-kid")
+    const p = provider()
+    const before = op.jwksFetches()
+    await expect(signIn(p)).rejects.toThrow(idTokenRejected)
+    expect(op.jwksFetches() - before).toBe(2) // the first download, and one refetch for the unknown kid
+    jest.setSystemTime(start + 59_000)
+    await expect(signIn(p)).rejects.toThrow(idTokenRejected)
+    expect(op.jwksFetches() - before).toBe(2)
+    jest.setSystemTime(start + 60_001)
+    await expect(signIn(p)).rejects.toThrow(idTokenRejected)
+    expect(op.jwksFetches() - before).toBe(3)
+    jest.setSystemTime(start + 90_000)
+    await expect(signIn(p)).rejects.toThrow(idTokenRejected)
+    expect(op.jwksFetches() - before).toBe(3)
+    // A rotated key is picked up by that one refetch: sign-in works again once the throttle allows it.
+    op.setCase("oidcc-client-test-signing-key-rotation")
+    await op.rotateKeys()
+    jest.setSystemTime(start + 120_002)
+    expectProfile(await signIn(p))
+    expect(op.jwksFetches() - before).toBe(4)
   })
 })
 

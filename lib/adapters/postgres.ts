@@ -11,6 +11,7 @@ import {
   AUTHENTICATOR_INSERT_COLUMNS,
   sessionExtras,
   sessionFromRow,
+  sessionIdp,
   tokenFromRow,
   userFromRow,
   userPatch,
@@ -154,9 +155,10 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
     async createSession(session) {
       try {
         const row = await one<SessionRow>(
-          `INSERT INTO ${s}.sessions (session_token, user_id, expires, created_at, last_active_at, user_agent, ip)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-          [session.sessionToken, session.userId, session.expires, ...sessionExtras(session)],
+          `INSERT INTO ${s}.sessions (session_token, user_id, expires, created_at, last_active_at, user_agent, ip,
+             provider, idp_sid, idp_sub, auth_time)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+          [session.sessionToken, session.userId, session.expires, ...sessionExtras(session), ...sessionIdp(session)],
         )
         return sessionFromRow(row as SessionRow)
       } catch (error) {
@@ -167,7 +169,7 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
       // One query per session check.
       const row = await one<SessionRow & UserRow>(
         `SELECT s.session_token, s.user_id, s.expires, s.created_at, s.last_active_at, s.user_agent, s.ip,
-                  u.id, u.name, u.email, u.email_verified, u.image, u.extra
+                  s.provider, s.idp_sid, s.idp_sub, s.auth_time, u.id, u.name, u.email, u.email_verified, u.image, u.extra
            FROM ${s}.sessions s JOIN ${s}.users u ON u.id = s.user_id WHERE s.session_token = $1`,
         [sessionToken],
       )
@@ -201,6 +203,16 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
         [userId, exceptToken ?? null],
       )
       return result.rowCount ?? 0
+    },
+    async deleteSessionsByIdp({ provider, idpSid, idpSub }) {
+      if (idpSid === undefined && idpSub === undefined) return []
+      const result = await db.query(
+        `DELETE FROM ${s}.sessions
+           WHERE provider = $1 AND ($2::text IS NULL OR idp_sid = $2) AND ($3::text IS NULL OR idp_sub = $3)
+           RETURNING *`,
+        [provider, idpSid ?? null, idpSub ?? null],
+      )
+      return result.rows.map((row) => sessionFromRow(row as SessionRow))
     },
 
     async createVerificationToken(token) {

@@ -1,4 +1,5 @@
 // Redis adapter on ioredis: records as JSON under a key prefix, indexes kept in step by Lua scripts, TTLs on expiry.
+import { createHash } from "node:crypto"
 import type Redis from "ioredis"
 import type {
   Adapter,
@@ -35,6 +36,8 @@ const reviveAccount = (json: string): AdapterAccount => JSON.parse(json) as Adap
 const reviveAuthenticator = (json: string): AdapterAuthenticator =>
   copyAuthenticator(JSON.parse(json) as AdapterAuthenticator)
 
+const sha256 = (value: string): string => createHash("sha256").update(value).digest("hex")
+
 const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null))
 
@@ -42,8 +45,10 @@ const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
  * Creates an adapter on an ioredis client. Keys (all under `prefix`): `user:<id>`, `email:<lower-cased email>`,
  * `account:<provider>:<providerAccountId>` (URI-encoded parts), `session:<token>`, `vt:<identifier>:<token>`,
  * `authenticator:<credentialID>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
- * `user-authenticators:<id>`. Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one
- * is simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
+ * `user-authenticators:<id>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
+ * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
+ * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
+ * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
  * `useVerificationToken` is one `GETDEL` on a key built from identifier and token. Needs Redis 6.2+; not for Cluster.
  *
  * @example
@@ -70,6 +75,11 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     authenticator: (id: string) => `${p}authenticator:${id}`,
     accountsOf: (id: string) => `${p}user-accounts:${id}`,
     sessionsOf: (id: string) => `${p}user-sessions:${id}`,
+    // Back-channel logout indexes: the OP's session id and subject are hashed, so key names never hold them raw.
+    idpSid: (provider: string, sid: string) => `${p}idp-sid:${enc(provider)}:${sha256(sid)}`,
+    idpSub: (provider: string, sub: string) => `${p}idp-sub:${enc(provider)}:${sha256(sub)}`,
+    // Named in place of an index a session does not join; never written.
+    idpNone: `${p}idp-none`,
     authenticatorsOf: (id: string) => `${p}user-authenticators:${id}`,
   }
   const emailIndex = (email: unknown): string => {
@@ -164,11 +174,20 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
 
     async createSession(session) {
       const stored = copySession(session)
+      const provider = stored.provider ?? ""
+      const bySid = provider !== "" && stored.idpSid !== undefined && stored.idpSid !== null
+      const bySub = provider !== "" && stored.idpSub !== undefined && stored.idpSub !== null
       const status = await lua.run(
         client,
-        lua.CREATE_OWNED,
-        [key.user(stored.userId), key.session(stored.sessionToken), key.sessionsOf(stored.userId)],
-        [JSON.stringify(stored), pxat(stored.expires)],
+        lua.CREATE_SESSION,
+        [
+          key.user(stored.userId),
+          key.session(stored.sessionToken),
+          key.sessionsOf(stored.userId),
+          bySid ? key.idpSid(provider, stored.idpSid as string) : key.idpNone,
+          bySub ? key.idpSub(provider, stored.idpSub as string) : key.idpNone,
+        ],
+        [JSON.stringify(stored), pxat(stored.expires), bySid ? "1" : "", bySub ? "1" : ""],
       )
       expectOk(status, stored.userId, () => new Error("Session token already exists"))
       return copySession(stored)
@@ -206,6 +225,12 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     async deleteSessions({ userId, exceptToken }) {
       const keep = exceptToken === undefined ? "" : key.session(exceptToken)
       return Number(await lua.run(client, lua.DELETE_SESSIONS, [key.sessionsOf(userId)], [keep]))
+    },
+    async deleteSessionsByIdp({ provider, idpSid, idpSub }) {
+      if (idpSid === undefined && idpSub === undefined) return []
+      const index = idpSid !== undefined ? key.idpSid(provider, idpSid) : key.idpSub(provider, idpSub as string)
+      const list = await lua.run(client, lua.DELETE_SESSIONS_BY_IDP, [index], [p, provider, idpSid ?? "", idpSub ?? ""])
+      return Array.isArray(list) ? list.map((json) => reviveSession(String(json))) : []
     },
 
     async createVerificationToken(token) {

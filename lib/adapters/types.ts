@@ -183,6 +183,7 @@ export type Adapter = Partial<
   UserAdapter &
     SessionAdapter &
     SessionManagementAdapter &
+    IdpSessionAdapter &
     VerificationTokenAdapter &
     AuthenticatorAdapter &
     StoreAdapter

@@ -121,7 +121,12 @@ export function normalizeOAuthProvider<P = Profile>(
     authorization.url,
     token.url,
     userinfo.url,
+    provider.logout?.endSessionEndpoint,
   ])
+  const endSessionEndpoint = provider.logout?.endSessionEndpoint
+  if (endSessionEndpoint !== undefined && !URL.canParse(endSessionEndpoint)) {
+    throw new InvalidConfig("Invalid endpoint URL", { cause: { provider: id, endpoint: "logout.endSessionEndpoint" } })
+  }
 
   const resolved: ResolvedOAuthProvider = {
     id,
@@ -291,6 +296,7 @@ function resolveLogout(logout: OAuthConfig["logout"]): ResolvedOidcLogout | unde
     endSessionEndpoint: logout.endSessionEndpoint,
     idTokenHint: logout.idTokenHint !== false,
     postLogoutRedirectUri: logout.postLogoutRedirectUri,
+    postLogoutRedirectParam: logout.postLogoutRedirectParam || "post_logout_redirect_uri",
     params: { ...(logout.params ?? {}) },
     backchannel: backchannel === true || (typeof backchannel === "object" && backchannel !== null),
     legacyUserWide: typeof backchannel === "object" && backchannel?.legacyUserWide === true,

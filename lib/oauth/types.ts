@@ -68,6 +68,7 @@ export interface ResolvedOidcLogout {
   readonly endSessionEndpoint?: string
   readonly idTokenHint: boolean
   readonly postLogoutRedirectUri?: string
+  readonly postLogoutRedirectParam: string
   readonly params: Readonly<Record<string, string>>
   readonly backchannel: boolean
   readonly legacyUserWide: boolean

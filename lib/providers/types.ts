@@ -274,6 +274,11 @@ export interface OidcLogoutConfig {
   idTokenHint?: boolean
   /** Default `${origin}${basePath}/signout-callback/${id}`; must be registered at the provider. */
   postLogoutRedirectUri?: string
+  /**
+   * The query parameter that carries {@link postLogoutRedirectUri}: `post_logout_redirect_uri` (RP-Initiated Logout
+   * 1.0, the default). Amazon Cognito's `/logout` wants `logout_uri` (its provider sets that).
+   */
+  postLogoutRedirectParam?: string
   /** Extra end-session parameters (`ui_locales`, `logout_hint`, …). */
   params?: Record<string, string>
   /**

@@ -136,6 +136,17 @@ export function sessionExtras(session: AdapterSession): [Date | null, Date | nul
   ]
 }
 
+/** The OIDC logout column values of a new session: provider, idp_sid, idp_sub, auth_time (all null without one). */
+export function sessionIdp(session: AdapterSession): [string | null, string | null, string | null, number | null] {
+  if (typeof session.provider !== "string") return [null, null, null, null]
+  return [
+    session.provider,
+    typeof session.idpSid === "string" ? session.idpSid : null,
+    typeof session.idpSub === "string" ? session.idpSub : null,
+    typeof session.authTime === "number" && Number.isFinite(session.authTime) ? Math.floor(session.authTime) : null,
+  ]
+}
+
 /** Builds a verification token from its row. */
 export function tokenFromRow(row: TokenRow): VerificationToken {
   return { identifier: row.identifier, token: row.token, expires: toDate(row.expires) }

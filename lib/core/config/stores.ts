@@ -1,5 +1,5 @@
 /** The adapter cut into feature views: which methods each feature calls, checked once at construction. */
-import type { Adapter, IdpSessionAdapter } from "../../adapters/types"
+import type { Adapter } from "../../adapters/types"
 import { MissingAdapter, MissingAdapterMethods } from "../../errors"
 import type { InternalProvider } from "./providers"
 import type { AdapterStores } from "./types"
@@ -28,7 +28,7 @@ export const requiredAdapterMethods = {
   ],
   // Database sessions with a back-channel logout provider: the receiver deletes the rows of the named IdP session.
   logout: ["deleteSessionsByIdp"],
-} as const satisfies Record<string, ReadonlyArray<keyof (Adapter & Partial<IdpSessionAdapter>)>>
+} as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
 
 /** Methods a view carries when the adapter has them, without requiring them. */
 const optionalMethods = {
