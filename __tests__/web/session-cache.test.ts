@@ -6,6 +6,7 @@ import { join } from "node:path"
 import Database from "better-sqlite3"
 import type { Adapter } from "../../lib/adapters/types"
 import { SQLiteAdapter } from "../../lib/adapters/sqlite"
+import { cachedSessionAdapter } from "../../lib/core/config/session-cache"
 import { hashSessionToken } from "../../lib/core/session/token"
 import type { AuthConfig } from "../../lib/core/types"
 import Credentials from "../../lib/providers/credentials"
@@ -186,6 +187,22 @@ describe("session.cache (database sessions)", () => {
     const again = page("token-a-0123456789")
     expect(await gh.auth(again)).toMatchObject({ expires: new Date(T0 + 3600_000 + 30 * DAY).toISOString() })
     expect(gh.applyCookies(again, new Response("ok")).headers.getSetCookie()).toEqual([])
+  })
+
+  it("writes inside an adapter transaction drop the cache when it ends", async () => {
+    const key = hashSessionToken("token-a-0123456789")
+    await seed("token-a-0123456789")
+    const cached = cachedSessionAdapter(
+      { ...counted(), transaction: async (fn: (tx: Adapter) => Promise<unknown>) => fn(adapter) } as Adapter,
+      { ttl: 60, max: 10 },
+    )
+    expect(await cached.getSessionAndUser!(key)).not.toBeNull()
+    expect(await cached.getSessionAndUser!(key)).not.toBeNull()
+    expect(reads).toBe(1)
+    const tx = (cached as { transaction: (fn: (tx: Adapter) => Promise<unknown>) => Promise<unknown> }).transaction
+    await tx(async (inner) => inner.deleteSession!(key))
+    expect(await cached.getSessionAndUser!(key)).toBeNull()
+    expect(reads).toBe(2)
   })
 
   it.each([

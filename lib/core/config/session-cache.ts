@@ -70,8 +70,8 @@ type Method = (...args: never[]) => Promise<unknown>
 /**
  * Wraps `adapter` with the session cache: `getSessionAndUser` is answered from memory while an entry is younger than
  * `ttl` and its session has not expired; `updateSession`, `deleteSession`, `deleteSessions`, `deleteSessionsByIdp`,
- * `updateUser`, `deleteUser` and `unlinkAccount` drop the entries they may change before they run. Every other
- * method passes through.
+ * `updateUser`, `deleteUser` and `unlinkAccount` drop the entries they may change before they run, and `transaction`
+ * drops every entry when it ends. Every other method passes through.
  *
  * @example
  * ```ts
@@ -128,6 +128,14 @@ export function cachedSessionAdapter(adapter: Adapter, options: ResolvedSessionC
     updateUser: before("updateUser", (user) => dropUser((user as { id?: unknown }).id)),
     deleteUser: before("deleteUser", (userId) => dropUser(userId)),
     unlinkAccount: before("unlinkAccount", () => entries.clear()),
+    // Writes inside a transaction go through the transaction's own adapter: drop everything once it has ended.
+    transaction: (async (fn: never) => {
+      try {
+        return await source.transaction!(fn)
+      } finally {
+        entries.clear()
+      }
+    }) as Method,
   }
   const out: Record<string, unknown> = Object.fromEntries(all)
   for (const [name, method] of Object.entries(overrides)) {
