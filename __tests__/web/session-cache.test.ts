@@ -51,11 +51,11 @@ function counted(): Adapter {
   }
 }
 
-function gatehouse(session: AuthConfig["session"] = {}) {
+function gatehouse(session: AuthConfig["session"] = {}, app: Adapter = counted()) {
   return Gatehouse({
     secret: "session-cache-secret-0123456789abcdefghij",
     trustHost: true,
-    adapter: counted(),
+    adapter: app,
     session: { strategy: "database", ...session },
     logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
     providers: [Credentials({ credentials: {}, authorize: () => null })],
@@ -187,6 +187,18 @@ describe("session.cache (database sessions)", () => {
     const again = page("token-a-0123456789")
     expect(await gh.auth(again)).toMatchObject({ expires: new Date(T0 + 3600_000 + 30 * DAY).toISOString() })
     expect(gh.applyCookies(again, new Response("ok")).headers.getSetCookie()).toEqual([])
+  })
+
+  it("two initializers on the same adapter object share one cache: a sign-out through one is seen by the other", async () => {
+    const shared = counted()
+    const one = gatehouse({ cache: { ttl: 60 } }, shared)
+    const other = gatehouse({ cache: { ttl: 60 } }, shared)
+    await seed("token-a-0123456789")
+    expect(await one.auth(page("token-a-0123456789"))).not.toBeNull()
+    expect(await other.auth(page("token-a-0123456789"))).not.toBeNull()
+    expect(reads).toBe(1)
+    await one.revokeUserSessions("u1")
+    expect(await other.auth(page("token-a-0123456789"))).toBeNull()
   })
 
   it("writes inside an adapter transaction drop the cache when it ends", async () => {

@@ -14,7 +14,7 @@ import { assertIsProvider, resolveProviders } from "./providers"
 import { DEFAULT_HTTP_TIMEOUT } from "../../oauth/fetch"
 import { adapterStores } from "./stores"
 import { assertEmailProviders, assertSettings } from "./validate"
-import { cachedSessionAdapter, resolveSessionCache } from "./session-cache"
+import { cachedSessionAdapter, resolveSessionCache, sessionCacheOf } from "./session-cache"
 import type { ResolvedConfig } from "./types"
 import { createMemorySendThrottle } from "../email/throttle"
 import { MemoryStore } from "../../store/memory"
@@ -96,8 +96,12 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   const httpTimeout = timeoutOption("httpTimeout", config.httpTimeout, DEFAULT_HTTP_TIMEOUT)
   const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt")
   const sessionCache = strategy === "database" ? resolveSessionCache(config.session?.cache) : undefined
-  const wrapped = config.adapter ? wrapAdapter(config.adapter, logger, adapterTimeout) : undefined
-  const adapter = wrapped && sessionCache ? cachedSessionAdapter(wrapped, sessionCache) : wrapped
+  const userAdapter = config.adapter
+  const wrapped = userAdapter ? wrapAdapter(userAdapter, logger, adapterTimeout) : undefined
+  const adapter =
+    userAdapter && wrapped && sessionCache
+      ? cachedSessionAdapter(wrapped, sessionCache, sessionCacheOf(userAdapter))
+      : wrapped
   const providers = resolveProviders(config.providers as ProviderConfig[], {
     env,
     redirectProxyUrl: config.redirectProxyUrl,

@@ -1,9 +1,10 @@
 /**
  * The optional in-process cache of database sessions (`session.cache: { ttl, max }`, off by default): the adapter's
  * `getSessionAndUser` answers are kept for `ttl` seconds, keyed by the stored session key (the token's hash, never the
- * cookie's token). It wraps the adapter once per resolved config, so every write that goes through this process
- * (sign-out, revocations, expiry slides, user updates and deletions) drops what it touches at once; a change made by
- * another process or directly in the database is seen after at most `ttl` seconds.
+ * cookie's token). It wraps the adapter in each resolved config, over one cache per adapter object (not per config,
+ * and not in the runtime: every config on the same adapter must see the others' writes), so every write that goes
+ * through this process (sign-out, revocations, expiry slides, user updates and deletions) drops what it touches at
+ * once; a change made by another process or directly in the database is seen after at most `ttl` seconds.
  */
 import type { Adapter, AdapterSession, AdapterUser } from "../../adapters/types"
 import { InvalidConfig } from "../../errors"
@@ -59,8 +60,31 @@ export function resolveSessionCache(value: unknown): ResolvedSessionCache | unde
 interface Entry {
   session: AdapterSession
   user: AdapterUser
-  /** Milliseconds: the entry is not used from then on. */
-  until: number
+  /** Milliseconds: when the adapter answered. */
+  at: number
+}
+
+/** The cached sessions of one adapter object, shared by every config (and runtime) built on it in this process. */
+export type SessionCacheEntries = Map<string, Entry>
+
+const byAdapter = new WeakMap<object, SessionCacheEntries>()
+
+/**
+ * The one cache of `adapter` (the object the app passed): every config built on the same adapter shares it, so a
+ * sign-out through one `Gatehouse(config)` is seen at once by another built on the same adapter.
+ *
+ * @example
+ * ```ts
+ * cachedSessionAdapter(wrapped, settings, sessionCacheOf(config.adapter))
+ * ```
+ */
+export function sessionCacheOf(adapter: object): SessionCacheEntries {
+  let entries = byAdapter.get(adapter)
+  if (!entries) {
+    entries = new Map()
+    byAdapter.set(adapter, entries)
+  }
+  return entries
 }
 
 const copy = (entry: Entry) => ({ session: { ...entry.session }, user: { ...entry.user } })
@@ -78,8 +102,11 @@ type Method = (...args: never[]) => Promise<unknown>
  * const adapter = cachedSessionAdapter(wrapAdapter(userAdapter, logger), { ttl: 5, max: 1000 })
  * ```
  */
-export function cachedSessionAdapter(adapter: Adapter, options: ResolvedSessionCache): Adapter {
-  const entries = new Map<string, Entry>()
+export function cachedSessionAdapter(
+  adapter: Adapter,
+  options: ResolvedSessionCache,
+  entries: SessionCacheEntries = new Map(),
+): Adapter {
   const all: [string, unknown][] = Object.entries(adapter)
   const source: Record<string, Method | undefined> = {}
   for (const [name, value] of all) if (typeof value === "function") source[name] = value as Method
@@ -103,7 +130,7 @@ export function cachedSessionAdapter(adapter: Adapter, options: ResolvedSessionC
       const hit = entries.get(key)
       if (hit) {
         entries.delete(key)
-        if (hit.until > now && new Date(hit.session.expires).valueOf() > now) {
+        if (now - hit.at < options.ttl * 1000 && new Date(hit.session.expires).valueOf() > now) {
           entries.set(key, hit)
           return copy(hit)
         }
@@ -113,7 +140,7 @@ export function cachedSessionAdapter(adapter: Adapter, options: ResolvedSessionC
         user: AdapterUser
       } | null
       if (found) {
-        entries.set(key, { session: { ...found.session }, user: { ...found.user }, until: now + options.ttl * 1000 })
+        entries.set(key, { session: { ...found.session }, user: { ...found.user }, at: now })
         if (entries.size > options.max) entries.delete(entries.keys().next().value!)
       }
       return found
