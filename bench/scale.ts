@@ -237,6 +237,8 @@ interface Row {
   cachedRps?: number
   cachedP99?: number
   rss: number
+  /** RSS growth over the measured runs at this size (after GC both times). */
+  growth: number
   bad: number
 }
 
@@ -257,6 +259,8 @@ async function measure(backend: Backend, size: number, settings: Settings, gc: (
     const load = (url: string, duration: number) =>
       runLoad("child", { url, headers, connections: settings.connections, pipelining: 1, duration })
     const runs: { plain: LoadResult[]; cached: LoadResult[] } = { plain: [], cached: [] }
+    for (let i = 0; i < 3; i++) gc()
+    const rssBefore = process.memoryUsage().rss
     await load(plain.url, 1)
     if (cached) await load(cached.url, 1)
     for (let round = 0; round < settings.rounds; round++) {
@@ -271,6 +275,7 @@ async function measure(backend: Backend, size: number, settings: Settings, gc: (
       rps: median(runs.plain.map((r) => r.rps)),
       p99: median(runs.plain.map((r) => r.p99)),
       rss: process.memoryUsage().rss,
+      growth: process.memoryUsage().rss - rssBefore,
       bad: [...runs.plain, ...runs.cached].reduce((sum, r) => sum + r.non2xx + r.errors, 0),
     }
     if (cached) {
@@ -339,14 +344,15 @@ async function main(): Promise<void> {
     console.log()
     console.log(
       `${backend.name.padEnd(12)}${pad("sessions", 10)}${pad("req/s", 9)}${pad("p99 ms", 8)}` +
-        `${pad("cached req/s", 14)}${pad("p99 ms", 8)}${pad("RSS", 10)}${pad("bad", 6)}`,
+        `${pad("cached req/s", 14)}${pad("p99 ms", 8)}${pad("RSS", 10)}${pad("load", 9)}${pad("bad", 6)}`,
     )
     for (const row of rows) {
       console.log(
         `${"".padEnd(12)}${pad(String(row.size), 10)}${pad(Math.round(row.rps).toString(), 9)}${pad(row.p99.toFixed(1), 8)}` +
           `${pad(row.cachedRps === undefined ? "-" : Math.round(row.cachedRps).toString(), 14)}` +
           `${pad(row.cachedP99 === undefined ? "-" : row.cachedP99.toFixed(1), 8)}` +
-          `${pad(`${(row.rss / 1024 / 1024).toFixed(1)} MB`, 10)}${pad(String(row.bad), 6)}`,
+          `${pad(`${(row.rss / 1024 / 1024).toFixed(1)} MB`, 10)}` +
+          `${pad(`${row.growth >= 0 ? "+" : ""}${(row.growth / 1024 / 1024).toFixed(1)} MB`, 9)}${pad(String(row.bad), 6)}`,
       )
     }
     const first = rows[0]
