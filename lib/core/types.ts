@@ -10,6 +10,7 @@ import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/types"
 import type { Provider, CredentialInput } from "../providers/types"
 import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from "../models"
 import type { raw, skipCSRFCheck } from "../symbols"
+import type { SessionCacheOptions } from "./config/session-cache"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -28,6 +29,12 @@ export interface SessionOptions {
    * no session (`null`) instead of a session with `error: "RefreshTokenError"`. Default false.
    */
   refresh?: { signOutOnError?: boolean }
+  /**
+   * Database sessions only: keep each session read from the adapter in this process for `ttl` seconds (at most 300),
+   * at most `max` of them (default 1000). Off by default. A sign-out or revocation made through this process takes
+   * effect at once; one made by another process, or directly in the database, after at most `ttl` seconds.
+   */
+  cache?: SessionCacheOptions
 }
 
 export interface JWTOptions {

@@ -3,6 +3,7 @@ import { runSessionCallback } from "../config/callbacks"
 import { JWTSessionError } from "../../errors"
 import { decode as builtinDecode } from "../../jwt"
 import { decodeOrThrow } from "../../jwt/decode"
+import { deriveKey, type ContentEncryption } from "../../jwt/keys"
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from "../cookies/session-store"
 import type { JWT, Session } from "../types"
 import { endedByMarkers, idpMarkerKeys, idpOfToken, withoutReserved } from "./idp"
@@ -36,6 +37,32 @@ export async function decodeSessionToken(ctx: SessionContext, token: string): Pr
   if (!payload) throw new Error("Invalid JWT")
   ctx.sessionCache?.set(token, payload)
   return payload
+}
+
+/**
+ * Whether a session JWE was sealed with an older secret of the rotation list (so a read should re-issue it with the
+ * current one). Only the protected header is read, and only when there are several secrets and the built-in decoder
+ * is in use; a token without `kid` belongs to the first secret, as the decoder decides. Call it after a successful
+ * decode: the header is then known to be authentic.
+ *
+ * @example
+ * ```ts
+ * if (await sealedWithOlderSecret(ctx, cookieValue)) await writeJwtSession(ctx, token, present)
+ * ```
+ */
+export async function sealedWithOlderSecret(ctx: SessionContext, token: string): Promise<boolean> {
+  const { secret, jwt } = ctx.config
+  if (secret.length < 2 || jwt.decode !== builtinDecode) return false
+  let header: { kid?: unknown; enc?: unknown }
+  try {
+    header = JSON.parse(Buffer.from(token.slice(0, token.indexOf(".")), "base64url").toString("utf8")) as typeof header
+  } catch {
+    return false
+  }
+  if (header.kid === undefined) return false
+  const enc: ContentEncryption = header.enc === "A256GCM" ? "A256GCM" : "A256CBC-HS512"
+  const current = await deriveKey(secret[0]!, ctx.cookies.sessionToken.name, enc)
+  return current.kid !== header.kid
 }
 
 /**
@@ -117,7 +144,8 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       options.update !== undefined ||
       typeof payload.iat !== "number" ||
       nowSeconds() - payload.iat >= config.session.updateAge ||
-      (config.hasJwtCallback && changed(payload, token))
+      (config.hasJwtCallback && changed(payload, token)) ||
+      (await sealedWithOlderSecret(ctx, stored.value))
     const expires = reissue
       ? new Date(Date.now() + config.session.maxAge * 1000)
       : new Date((payload.exp ?? nowSeconds()) * 1000)
