@@ -49,6 +49,7 @@ export type ErrorType =
   | "NotFound"
   | "SessionNotFresh"
   | "LastCredential"
+  | "RefreshTokenError"
 
 /** Which built-in page a browser lands on for an error. */
 export type ErrorPageKind = "signIn" | "error"
@@ -285,6 +286,20 @@ export class LastCredential extends AuthError {
   override status = 409
 }
 
+/** Why a refresh failed (next-wave D.1): the `cause.reason` of a {@link RefreshTokenError}. */
+export type RefreshFailureReason = "invalid_grant" | "no_refresh_token" | "transient" | "id_token_mismatch"
+
+/**
+ * `getAccessToken()` could not hand out a valid access token. `cause.reason` says why: `invalid_grant` (the provider
+ * refused the refresh token: sign in again), `no_refresh_token` (expired and nothing to refresh with), `transient`
+ * (network, 5xx, timeout or a busy lock: try later) or `id_token_mismatch` (the refreshed ID token names another
+ * subject or issuer). The session then carries `error: "RefreshTokenError"` for the first and last.
+ */
+export class RefreshTokenError extends SignInError {
+  static override type: ErrorType = "RefreshTokenError"
+  declare cause?: ErrorCause & { reason: RefreshFailureReason; provider?: string }
+}
+
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -297,6 +312,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "WebAuthnVerificationError",
   // Gatehouse: an invalid address or a failed send is the user's to fix, not a server misconfiguration.
   "EmailSignInError",
+  "RefreshTokenError",
 ])
 
 /**

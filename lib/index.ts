@@ -7,7 +7,8 @@ import { Gatehouse } from "./express"
 
 export * from "./express"
 export default Gatehouse
-export { AuthError, CredentialsSignin, MissingCSRF, MissingRequestContext } from "./errors"
+export { AuthError, CredentialsSignin, MissingCSRF, MissingRequestContext, RefreshTokenError } from "./errors"
+export type { AccessTokenResult, GetAccessTokenOptions } from "./core/refresh"
 export { customFetch } from "./symbols"
 export type {
   Account,

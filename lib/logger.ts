@@ -23,6 +23,7 @@ export type WarningCode =
   | "env-variable-typo"
   | "rp-initiated-logout-unavailable"
   | "signout-state-invalid"
+  | "session-cookie-large"
 
 /** Shown after the code by the built-in logger (a custom `warn` gets the same text as its second argument). */
 export const warningMessages: Readonly<Record<WarningCode, string>> = Object.freeze({
@@ -61,6 +62,9 @@ export const warningMessages: Readonly<Record<WarningCode, string>> = Object.fre
     "`logout.endSessionEndpoint`); only the local session was ended.",
   "signout-state-invalid":
     "A sign-out callback carried a missing, expired or foreign `state`; the user was sent to the app origin.",
+  "session-cookie-large":
+    "The session cookie needs more than 3 chunks (provider tokens kept for refresh can add several KB); browsers may " +
+    "drop cookies past their size limits. Use database sessions, or keep fewer claims in the JWT.",
   "signin-unknown-provider": "signIn() was called with a provider id that is not configured; the sign-in page is used.",
 })
 

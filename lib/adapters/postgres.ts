@@ -1,6 +1,6 @@
 // PostgreSQL adapter on `pg`: foreign keys with cascades, one query per session check, transactions when asked.
 import type { Pool, PoolClient } from "pg"
-import type { Adapter } from "./types"
+import type { AccountKey, AccountTokenAdapter, AccountTokenPatch, Adapter } from "./types"
 import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound } from "./internal/models"
 import {
   accountFromRow,
@@ -13,6 +13,7 @@ import {
   sessionFromRow,
   sessionIdp,
   tokenFromRow,
+  tokenPatchSql,
   userFromRow,
   userPatch,
   userValues,
@@ -32,20 +33,21 @@ export interface PostgresAdapterOptions {
 }
 
 /** The PostgreSQL adapter: every `Adapter` method, plus `transaction()` for writes that must succeed together. */
-export type PostgresAdapterInstance = Required<Adapter> & {
-  /**
-   * Runs `fn` with an adapter bound to one connection inside `BEGIN … COMMIT`; a rejection rolls everything back.
-   *
-   * @example
-   * ```ts
-   * await adapter.transaction(async (tx) => {
-   *   const user = await tx.createUser(newUser)
-   *   await tx.linkAccount({ ...account, userId: user.id })
-   * })
-   * ```
-   */
-  transaction<T>(fn: (tx: Required<Adapter>) => Promise<T>): Promise<T>
-}
+export type PostgresAdapterInstance = Required<Adapter> &
+  AccountTokenAdapter & {
+    /**
+     * Runs `fn` with an adapter bound to one connection inside `BEGIN … COMMIT`; a rejection rolls everything back.
+     *
+     * @example
+     * ```ts
+     * await adapter.transaction(async (tx) => {
+     *   const user = await tx.createUser(newUser)
+     *   await tx.linkAccount({ ...account, userId: user.id })
+     * })
+     * ```
+     */
+    transaction<T>(fn: (tx: Required<Adapter>) => Promise<T>): Promise<T>
+  }
 
 type Queryable = Pick<Pool | PoolClient, "query">
 
@@ -61,7 +63,7 @@ function translate(error: unknown, userId: unknown, unique: () => Error): never 
   throw error
 }
 
-function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<Adapter> {
+function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<Adapter> & AccountTokenAdapter {
   const one = async <R>(sql: string, values: unknown[]): Promise<R | null> => {
     const result = await db.query(sql, values)
     return (result.rows[0] as R | undefined) ?? null
@@ -148,6 +150,28 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
       const row = await one<AccountRow>(
         `SELECT * FROM ${s}.accounts WHERE provider = $1 AND provider_account_id = $2`,
         [provider, providerAccountId],
+      )
+      return row ? accountFromRow(row) : null
+    },
+    // Refresh-token rotation: one conditional UPDATE, so of two writers holding the same old token one wins.
+    async updateAccountTokens(
+      key: AccountKey,
+      patch: AccountTokenPatch,
+      options: { expectedRefreshToken?: string | null } = {},
+    ) {
+      const { set, values } = tokenPatchSql(patch, (i) => `$${i}`, 2)
+      const expected = options.expectedRefreshToken
+      const cas = expected === undefined ? "" : ` AND refresh_token IS NOT DISTINCT FROM $${values.length + 3}`
+      const row = await one<AccountRow>(
+        set
+          ? `UPDATE ${s}.accounts SET ${set} WHERE provider = $1 AND provider_account_id = $2${cas} RETURNING *`
+          : `SELECT * FROM ${s}.accounts WHERE provider = $1 AND provider_account_id = $2`,
+        [
+          key.provider,
+          key.providerAccountId,
+          ...(set ? values : []),
+          ...(set && expected !== undefined ? [expected] : []),
+        ],
       )
       return row ? accountFromRow(row) : null
     },

@@ -10,6 +10,7 @@ import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/types"
 import type { Provider, CredentialInput } from "../providers/types"
 import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from "../models"
 import type { raw, skipCSRFCheck } from "../symbols"
+import type { SessionCacheOptions } from "./config/session-cache"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -23,6 +24,17 @@ export interface SessionOptions {
   generateSessionToken: () => string
   /** Seconds after sign-in during which sensitive calls (deleting a passkey) are allowed. Default 900. */
   freshAge: number
+  /**
+   * Refresh-token rotation: with `signOutOnError: true`, a session whose provider refused the refresh token reads as
+   * no session (`null`) instead of a session with `error: "RefreshTokenError"`. Default false.
+   */
+  refresh?: { signOutOnError?: boolean }
+  /**
+   * Database sessions only: keep each session read from the adapter in this process for `ttl` seconds (at most 300),
+   * at most `max` of them (default 1000). Off by default. A sign-out or revocation made through this process takes
+   * effect at once; one made by another process, or directly in the database, after at most `ttl` seconds.
+   */
+  cache?: SessionCacheOptions
 }
 
 export interface JWTOptions {
@@ -167,6 +179,8 @@ export interface EventCallbacks {
    */
   accountRecovered: (message: { user: AdapterUser; previousUser: AdapterUser }) => Awaitable<void>
   /** Gatehouse: a security-relevant event, e.g. `webauthn.counter_regression` (a cloned or replayed authenticator). */
+  /** Gatehouse: `getAccessToken()` failed for good (`invalid_grant`, `id_token_mismatch`, `no_refresh_token`). */
+  refreshTokenError: (message: { provider: string; userId?: string; reason: string }) => Awaitable<void>
   securityAlert: (message: {
     type: "webauthn.counter_regression"
     userId: string
@@ -220,6 +234,12 @@ export interface AuthConfig {
    */
   store?: KeyValueStore
   theme?: Theme
+  /**
+   * Provider tokens kept for refresh (next-wave D). `encryptAtRest: true` stores the access and refresh tokens of
+   * account rows as `gh1.<JWE>` (key derived from the first secret; every secret decrypts). Default false, so Auth.js
+   * can still read the rows; recommended true.
+   */
+  tokens?: { encryptAtRest?: boolean }
   trustHost?: boolean | undefined
   useSecureCookies?: boolean | undefined
 }

@@ -154,6 +154,7 @@ export function normalizeOAuthProvider<P = Profile>(
     emailAlwaysVerified: provider.emailAlwaysVerified === true,
     trustedAudiences: Object.freeze([...(provider.trustedAudiences ?? [])].map(String)),
     logout: resolveLogout(provider.logout),
+    refresh: resolveRefresh(provider.refresh, id),
     redirectProxyUrl,
     redirectProxyAllowedOrigins: parseProxyOrigins(env.redirectProxyAllowedOrigins ?? []),
     idToken: provider.idToken !== false,
@@ -286,6 +287,19 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value)
   }
   return value
+}
+
+/** Default of `refresh.window`, in seconds. */
+export const DEFAULT_REFRESH_WINDOW = 60
+
+function resolveRefresh(refresh: OAuthConfig["refresh"], id: string): ResolvedOAuthProvider["refresh"] {
+  if (refresh === undefined || refresh === false) return undefined
+  if (refresh === true) return Object.freeze({ window: DEFAULT_REFRESH_WINDOW })
+  const window = typeof refresh === "object" && refresh !== null ? (refresh.window ?? DEFAULT_REFRESH_WINDOW) : NaN
+  if (typeof window !== "number" || !Number.isFinite(window) || window < 0) {
+    throw new InvalidConfig("Invalid refresh window", { cause: { provider: id } })
+  }
+  return Object.freeze({ window })
 }
 
 function resolveLogout(logout: OAuthConfig["logout"]): ResolvedOidcLogout | undefined {

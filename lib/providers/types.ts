@@ -238,6 +238,11 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   trustedAudiences?: string[]
   /** Gatehouse: OpenID Connect logout (RP-initiated and back-channel); see {@link OidcLogoutConfig}. */
   logout?: OidcLogoutConfig
+  /**
+   * Gatehouse: keep the provider's tokens after sign-in and refresh them through `getAccessToken()` (next-wave D).
+   * `window` is how many seconds before expiry a token counts as due (default 60).
+   */
+  refresh?: boolean | { window?: number }
   redirectProxyUrl?: string
   /** OIDC only: read the profile from the ID token (default) or, when false, from userinfo. */
   idToken?: boolean

@@ -262,3 +262,22 @@ export function userPatch(patch: Partial<AdapterUser>): {
   }
   return { columns, extra }
 }
+
+/** The token columns `updateAccountTokens` may write, in a fixed order. */
+const TOKEN_COLUMNS = ["access_token", "refresh_token", "expires_at", "token_type", "scope", "id_token"] as const
+
+/**
+ * The SET list and values of a token update: only the columns the patch names (`null` clears), with `?`-style or
+ * `$n`-style placeholders starting after `offset`.
+ */
+export function tokenPatchSql(
+  patch: Readonly<Record<string, unknown>>,
+  placeholder: (index: number) => string,
+  offset = 0,
+): { set: string; values: unknown[] } {
+  const columns = TOKEN_COLUMNS.filter((c) => patch[c] !== undefined)
+  return {
+    set: columns.map((c, i) => `${c} = ${placeholder(offset + i + 1)}`).join(", "),
+    values: columns.map((c) => patch[c] ?? null),
+  }
+}

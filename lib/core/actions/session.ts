@@ -20,6 +20,9 @@ export async function sessionAction(ctx: RequestContext): Promise<AuthResult> {
     })
     return { headers: { ...jsonHeaders }, body: session }
   }
-  const session = await readSession(sessionContext(ctx), { reissue: "always" })
+  // A JWT cookie is re-issued only when that changes something (issue 16, a deliberate difference from the
+  // reference); a database session cookie is re-sent on every read, as the reference does (it costs no crypto).
+  const reissue = ctx.config.session.strategy === "jwt" ? "throttled" : "always"
+  const session = await readSession(sessionContext(ctx), { reissue })
   return { headers: { ...jsonHeaders, ...noCacheHeaders }, body: session }
 }

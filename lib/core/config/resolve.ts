@@ -14,6 +14,7 @@ import { assertIsProvider, resolveProviders } from "./providers"
 import { DEFAULT_HTTP_TIMEOUT } from "../../oauth/fetch"
 import { adapterStores } from "./stores"
 import { assertEmailProviders, assertSettings } from "./validate"
+import { cachedSessionAdapter, resolveSessionCache, sessionCacheOf } from "./session-cache"
 import type { ResolvedConfig } from "./types"
 import { createMemorySendThrottle } from "../email/throttle"
 import { MemoryStore } from "../../store/memory"
@@ -46,6 +47,7 @@ function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): Ev
     "accountRecovered",
     "securityAlert",
     "backchannelLogout",
+    "refreshTokenError",
   ]
   const out = {} as Record<keyof EventCallbacks, (message: never) => Promise<void>>
   for (const name of names) {
@@ -93,7 +95,14 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   const basePath = normalizeBasePath(config.basePath ?? "/auth")
   const adapterTimeout = timeoutOption("adapterTimeout", config.adapterTimeout, DEFAULT_ADAPTER_TIMEOUT)
   const httpTimeout = timeoutOption("httpTimeout", config.httpTimeout, DEFAULT_HTTP_TIMEOUT)
-  const adapter = config.adapter ? wrapAdapter(config.adapter, logger, adapterTimeout) : undefined
+  const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt")
+  const sessionCache = strategy === "database" ? resolveSessionCache(config.session?.cache) : undefined
+  const userAdapter = config.adapter
+  const wrapped = userAdapter ? wrapAdapter(userAdapter, logger, adapterTimeout) : undefined
+  const adapter =
+    userAdapter && wrapped && sessionCache
+      ? cachedSessionAdapter(wrapped, sessionCache, sessionCacheOf(userAdapter))
+      : wrapped
   const providers = resolveProviders(config.providers as ProviderConfig[], {
     env,
     redirectProxyUrl: config.redirectProxyUrl,
@@ -103,11 +112,13 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
 
   const sessionMaxAge = config.session?.maxAge ?? THIRTY_DAYS
   const session: SessionOptions = Object.freeze({
-    strategy: config.session?.strategy ?? (adapter ? "database" : "jwt"),
+    strategy,
     maxAge: sessionMaxAge,
     updateAge: config.session?.updateAge ?? 24 * 60 * 60,
     freshAge: config.session?.freshAge ?? 900,
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomBytes(32).toString("hex")),
+    refresh: Object.freeze({ signOutOnError: config.session?.refresh?.signOutOnError === true }),
+    ...(sessionCache ? { cache: sessionCache } : {}),
   })
   const jwt: JWTOptions = Object.freeze({
     maxAge: config.jwt?.maxAge ?? sessionMaxAge,
@@ -159,6 +170,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
       config.adapter?.store ??
       MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) }),
     storeSource: config.store ? "config" : config.adapter?.store ? "adapter" : "memory",
+    tokens: Object.freeze({ encryptAtRest: config.tokens?.encryptAtRest === true }),
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,

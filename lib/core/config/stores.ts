@@ -34,7 +34,8 @@ export const requiredAdapterMethods = {
 const optionalMethods = {
   management: ["listSessionsByUserId", "deleteSessions", "deleteSession", "deleteUser"],
   logout: ["getAccount", "getUserByAccount", "deleteSessions"],
-  oauth: ["deleteUser", "transaction"],
+  // Refresh-token rotation reads the account and writes its tokens (compare-and-swap when the adapter can).
+  oauth: ["deleteUser", "transaction", "getAccount", "unlinkAccount", "updateAccountTokens"],
   email: ["deleteUser", "transaction"],
   webauthn: [
     "deleteUser",

@@ -24,6 +24,7 @@ const signInErrorMessages: Readonly<Record<string, string>> = {
   CredentialsSignin: "Sign in failed. Check the details you provided are correct.",
   SessionRequired: "Please sign in to access this page.",
   MissingCSRF: "The sign in form expired or could not be verified. Please try again.",
+  RefreshTokenError: "Your sign-in with the provider has expired. Please sign in again.",
 }
 
 const defaultSignInErrorMessage = "Unable to sign in."
