@@ -11,7 +11,11 @@ import Redis from "ioredis"
 import { Pool } from "pg"
 import { migrate } from "../../lib/adapters/postgres"
 import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
-import { JWT_SESSION_COOKIE, MULTI_INSTANCE_PASSWORD } from "../fixtures/multi-instance/constants"
+import {
+  CACHED_SESSION_COOKIE,
+  JWT_SESSION_COOKIE,
+  MULTI_INSTANCE_PASSWORD,
+} from "../fixtures/multi-instance/constants"
 import { confirmFormOf } from "../fixtures/magic-link"
 import { signInLinkOf, startSmtpServer, type SmtpFixture } from "../fixtures/smtp"
 
@@ -473,6 +477,36 @@ for (const backend of backends) {
         await signIn(phone, username, 2)
         for (const instance of INSTANCES) expect(await emailSeenBy(phone, instance)).toBe(email)
       })
+    })
+
+    it("with session.cache, another instance's sign-out is seen only after the ttl (the documented window)", async () => {
+      const browser = new Browser(proxy, clientIp())
+      const username = `cached-${randomSuffix()}`
+      const csrfToken = await browser.csrf("/cached", 1)
+      const signIn = await browser.go("/cached/callback/credentials", {
+        instance: 1,
+        form: { csrfToken, username, password: MULTI_INSTANCE_PASSWORD, callbackUrl: "/" },
+      })
+      expect(signIn.status).toBe(302)
+      const cookie = `${CACHED_SESSION_COOKIE}=${browser.cookies[CACHED_SESSION_COOKIE]}`
+      const emailOn = async (instance: number) => {
+        const answer = await browser.go("/cached/session", { instance, cookie })
+        expect(answer.instance).toBe(String(instance))
+        return (answer.json() as { user?: { email?: string } } | null)?.user?.email ?? null
+      }
+      // Instances 1 and 2 read (and cache) the session.
+      expect(await emailOn(1)).toBe(`${username}@instances.test`)
+      expect(await emailOn(2)).toBe(`${username}@instances.test`)
+
+      const signOut = await browser.go("/cached/signout", {
+        instance: 3,
+        form: { csrfToken: await browser.csrf("/cached", 3) },
+      })
+      expect(signOut.status).toBe(302)
+      expect(await emailOn(3)).toBeNull()
+      // The row is gone, but instances 1 and 2 still answer from their cache (ttl 300 s).
+      expect(await emailOn(1)).toBe(`${username}@instances.test`)
+      expect(await emailOn(2)).toBe(`${username}@instances.test`)
     })
 
     describe("magic links", () => {
