@@ -49,6 +49,7 @@ export type ErrorType =
   | "NotFound"
   | "SessionNotFresh"
   | "LastCredential"
+  | "RateLimited"
 
 /** Which built-in page a browser lands on for an error. */
 export type ErrorPageKind = "signIn" | "error"
@@ -285,6 +286,18 @@ export class LastCredential extends AuthError {
   override status = 409
 }
 
+/**
+ * A rate limit refused the request before any credential, email or authenticator work. Browsers are sent back to the
+ * sign-in page (`error=RateLimited&retry=<seconds>`); JSON routes answer 429 `{"error":"RateLimited"}`. Both carry
+ * `Retry-After`.
+ */
+export class RateLimited extends SignInError {
+  static override type: ErrorType = "RateLimited"
+  override status = 429
+  /** Seconds until the window that refused the request ends (at least 1). */
+  retryAfter = 1
+}
+
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -297,6 +310,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "WebAuthnVerificationError",
   // Gatehouse: an invalid address or a failed send is the user's to fix, not a server misconfiguration.
   "EmailSignInError",
+  "RateLimited",
 ])
 
 /**

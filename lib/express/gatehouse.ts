@@ -143,6 +143,15 @@ function appendCookies(res: ExpressResponse, cookies: string[], resolved: Resolv
   res.setHeader("set-cookie", [...list, ...cookies])
 }
 
+/**
+ * The client IP of an Express request for the rate limits: `rateLimit.ip(req)` when configured, else `req.ip`, which
+ * follows the app's `trust proxy` (so a spoofed `X-Forwarded-For` counts only from a trusted hop).
+ */
+function clientIpOf(req: Request, resolved: ResolvedConfig): string | null {
+  const custom = resolved.rateLimit.ip
+  return (custom ? custom(req) : req.ip) ?? null
+}
+
 function callRequest(req: Request, resolved: ResolvedConfig): ServerCallRequest {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
@@ -161,6 +170,7 @@ function callRequest(req: Request, resolved: ResolvedConfig): ServerCallRequest 
     cookies: parseCookieHeader(req.headers.cookie),
     origin: originOf(req, resolved.authUrl),
     body: req.body as unknown,
+    clientIp: clientIpOf(req, resolved),
   }
 }
 
@@ -197,7 +207,10 @@ function createInstance(input: ExpressConfigInput): GatehouseInstance {
       const resolved = identity.mounted(req, runtime)
       const { bodyLimit } = runtime.config as ExpressAuthOptions
       const request = await toWebRequest(req, { bodyLimit, authUrl: resolved.authUrl })
-      const answer = await handleAuthRequestSerialized(request, resolved, { sessionCache: runtime.sessionCache })
+      const answer = await handleAuthRequestSerialized(request, resolved, {
+        sessionCache: runtime.sessionCache,
+        clientIp: clientIpOf(req, resolved),
+      })
       if (answer instanceof globalThis.Response) await sendWebResponse(answer, res)
       else sendSerialized(answer, res)
     }

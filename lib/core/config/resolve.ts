@@ -15,7 +15,7 @@ import { DEFAULT_HTTP_TIMEOUT } from "../../oauth/fetch"
 import { adapterStores } from "./stores"
 import { assertEmailProviders, assertSettings } from "./validate"
 import type { ResolvedConfig } from "./types"
-import { createMemorySendThrottle } from "../email/throttle"
+import { createRateLimiter } from "../rate-limit/limiter"
 import { MemoryStore } from "../../store/memory"
 import { resolveSecrets, untrustedHost } from "./secret"
 import { warnEnvTypos } from "./env-typos"
@@ -46,6 +46,7 @@ function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): Ev
     "accountRecovered",
     "securityAlert",
     "backchannelLogout",
+    "rateLimited",
   ]
   const out = {} as Record<keyof EventCallbacks, (message: never) => Promise<void>>
   for (const name of names) {
@@ -126,6 +127,11 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     }
   }
 
+  const newMemoryStore = () =>
+    MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) })
+  const kv = config.store ?? config.adapter?.store ?? newMemoryStore()
+  const kvSource = config.store ? "config" : config.adapter?.store ? "adapter" : "memory"
+  const events = Object.freeze(wrapEvents(config.events ?? {}, logger))
   const resolved: ResolvedConfig = {
     basePath,
     secret: Object.freeze([...secret]),
@@ -139,7 +145,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     callbacks: Object.freeze({ ...defaultCallbacks, ...stripUndefined(config.callbacks ?? {}) }),
     hasJwtCallback: typeof config.callbacks?.jwt === "function",
     userAuthorized: config.callbacks?.authorized,
-    events: Object.freeze(wrapEvents(config.events ?? {}, logger)),
+    events,
     pages: Object.freeze({ ...(config.pages ?? {}) }),
     theme: Object.freeze(config.theme ?? { colorScheme: "auto", logo: "", brandColor: "", buttonText: "" }),
     logger,
@@ -153,12 +159,20 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     raw: config.raw === rawMarker,
     redirectProxyUrl: config.redirectProxyUrl,
     authUrl,
-    emailThrottle: createMemorySendThrottle(),
-    store:
-      config.store ??
-      config.adapter?.store ??
-      MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) }),
-    storeSource: config.store ? "config" : config.adapter?.store ? "adapter" : "memory",
+    store: kv,
+    storeSource: kvSource,
+    rateLimit: createRateLimiter(
+      {
+        options: config.rateLimit,
+        production: env.NODE_ENV === "production",
+        secret: secret[0]!,
+        kv,
+        kvSource,
+        events,
+        logger,
+      },
+      newMemoryStore,
+    ),
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,

@@ -10,7 +10,7 @@ import type {
 } from "../../adapters/types"
 import type { LoggerInstance } from "../../logger"
 import type { KeyValueStore } from "../../store/types"
-import type { EmailSendThrottle } from "../email/throttle"
+import type { RateLimiter } from "../rate-limit/limiter"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -131,6 +131,6 @@ export interface ResolvedConfig {
   /** Where `store` came from: `config.store`, the adapter's `store`, or the per-process memory fallback. */
   readonly storeSource: "config" | "adapter" | "memory"
   readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
-  /** Per-address limit on sign-in emails (in memory, per config instance). */
-  readonly emailThrottle: EmailSendThrottle
+  /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
+  readonly rateLimit: RateLimiter
 }
