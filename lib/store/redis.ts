@@ -31,9 +31,11 @@ const SET_MAX_SHA = createHash("sha1").update(SET_MAX).digest("hex")
 
 /**
  * KEYS: the counter. ARGV: the window in ms. INCR, and the window's expiry set by the hit that opened it (a counter
- * left without one is given one). Returns the count and the milliseconds left.
+ * left without one is given one; a live non-counter value is replaced). Returns the count and the milliseconds left.
  */
 const HIT = `
+local cur = redis.call('GET', KEYS[1])
+if cur and not string.match(cur, '^%d+$') then redis.call('DEL', KEYS[1]) end
 local n = redis.call('INCR', KEYS[1])
 local left = redis.call('PTTL', KEYS[1])
 if n == 1 or left < 0 then
