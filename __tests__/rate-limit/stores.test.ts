@@ -31,7 +31,7 @@ async function twoInstances(rateLimit: RateLimitOptions, config: Partial<AuthCon
   return { reached: one.authorized.length + two.authorized.length, locations }
 }
 
-describeWithService(POSTGRES, "E6 on PostgreSQL (rateLimit.store: \"adapter\")", () => {
+describeWithService(POSTGRES, 'E6 on PostgreSQL (rateLimit.store: "adapter")', () => {
   const schema = `gatehouse_rl_${randomSuffix()}`
   const pool = new Pool({ connectionString: DATABASE_URL, max: 10 })
   beforeAll(async () => {

@@ -83,7 +83,8 @@ function resolveRules(overrides: RateLimitOptions["rules"]): Map<RateLimitRuleNa
     rules.set(name, { limit: rule.limit, window: rule.window })
   }
   if (overrides === undefined) return rules
-  if (typeof overrides !== "object" || overrides === null) throw invalid("Invalid rateLimit.rules", { rules: overrides })
+  if (typeof overrides !== "object" || overrides === null)
+    throw invalid("Invalid rateLimit.rules", { rules: overrides })
   for (const [name, override] of Object.entries(overrides)) {
     if (!Object.hasOwn(defaultRateLimitRules, name)) {
       throw invalid(`Unknown rate-limit rule "${name}"`, { rule: name, known: Object.keys(defaultRateLimitRules) })
