@@ -37,7 +37,10 @@ const SWEEP_EVERY_MS = 60_000
  * const store = PostgresStore(pool)
  * ```
  */
-export function PostgresStore(pool: Pick<Pool, "query">, options: PostgresStoreOptions = {}): KeyValueStore & RateLimitStore {
+export function PostgresStore(
+  pool: Pick<Pool, "query">,
+  options: PostgresStoreOptions = {},
+): KeyValueStore & RateLimitStore {
   const t = `${quoteSchema(options.schema ?? "public")}.gatehouse_kv`
   let nextSweep = 0
   const sweep = async (now: number): Promise<void> => {

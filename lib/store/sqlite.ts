@@ -102,7 +102,10 @@ export function SQLiteStore(db: SQLiteDatabase): KeyValueStore & RateLimitStore 
     },
     async hit(key, windowSeconds) {
       const now = Date.now()
-      const row = q.hit.get(checkKey(key), now + ttlMs(windowSeconds), now, now) as { value: string; expires_at: number }
+      const row = q.hit.get(checkKey(key), now + ttlMs(windowSeconds), now, now) as {
+        value: string
+        expires_at: number
+      }
       sweep(now)
       return windowHit(Number(row.value), Number(row.expires_at), now)
     },
