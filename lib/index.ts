@@ -7,7 +7,7 @@ import { Gatehouse } from "./express"
 
 export * from "./express"
 export default Gatehouse
-export { AuthError, CredentialsSignin, MissingCSRF, MissingRequestContext } from "./errors"
+export { AuthError, CredentialsSignin, MissingCSRF, MissingRequestContext, RateLimited } from "./errors"
 export { customFetch } from "./symbols"
 export type {
   Account,
@@ -17,10 +17,15 @@ export type {
   JWT,
   PagesOptions,
   Profile,
+  ClientIpSource,
+  RateLimitOptions,
+  RateLimitRule,
+  RateLimitRuleName,
   Session,
   SessionOptions,
   Theme,
   User,
 } from "./core/types"
+export type { RateLimitStore, WindowHit } from "./store/types"
 export type * from "./adapters/types"
 export type * from "./providers/types"
