@@ -112,10 +112,9 @@ function resolveRules(overrides: RateLimitOptions["rules"]): Map<RateLimitRuleNa
 
 function resolveStore(setup: LimiterSetup, makeMemory: () => RateLimitStore): RateLimitStore {
   const chosen = setup.options?.store ?? "memory"
-  if (chosen === "memory") {
-    // The config's own memory store when it has one: one map, one production warning.
-    return setup.kvSource === "memory" && isRateLimitStore(setup.kv) ? setup.kv : makeMemory()
-  }
+  // A map of its own, never the config's memory store: a flood of counters (one per rotated IPv6 network) must not
+  // evict revocation watermarks from a shared 100,000-entry cap.
+  if (chosen === "memory") return makeMemory()
   if (chosen === "adapter") {
     if (setup.kvSource === "memory") {
       throw invalid('rateLimit.store "adapter" needs `store` or an adapter with a store', { store: chosen })
