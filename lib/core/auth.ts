@@ -156,6 +156,8 @@ async function run(request: Request, config: ResolvedConfig, options: HandleOpti
     jar.discardSets()
     // A rejected login is an expected outcome, not a server error: a debug line with its code, no stack.
     if (error instanceof CredentialsSignin) logger.debug(`credentials sign-in rejected (code "${error.code}")`)
+    // A refusal by the limiter is expected too (a flood must not flood the error log); `events.rateLimited` tells.
+    else if (error instanceof RateLimited) logger.debug(`rate limited (retry after ${error.retryAfter} s)`)
     else logger.error(error instanceof Error ? error : new AuthError(String(error)))
     const status = error instanceof AuthError ? error.status : undefined
     const policy = policyOf(authRequest.action)
