@@ -27,6 +27,7 @@ import {
   type PasskeyInfo,
 } from "../core/webauthn/manage"
 import { MissingRequestContext } from "../errors"
+import { resetAccountLimits } from "../core/rate-limit/enforce"
 import { sendSerialized, sendWebResponse, toWebRequest } from "./convert"
 import { attachSession, gate, type GateOptions } from "./guard"
 import { createIdentity, type ExpressConfigInput, type Identity } from "./identity"
@@ -107,6 +108,11 @@ export interface GatehouseInstance extends SessionManagement {
    * older than `session.freshAge`) or `LastCredential` (409).
    */
   deleteAuthenticator(req: Request, res: ExpressResponse, id: string): Promise<void>
+  /**
+   * Server-only: forgets the `credentials-account` counters (15-minute window and 24-hour cap) of an email address or
+   * user name, e.g. from your password-reset flow, so its owner can sign in again at once.
+   */
+  resetRateLimit(options: { identifier: string }): Promise<void>
 }
 
 interface RequestScope {
@@ -346,6 +352,8 @@ function createInstance(input: ExpressConfigInput): GatehouseInstance {
     listAuthenticators,
     renameAuthenticator,
     deleteAuthenticator,
+    resetRateLimit: async ({ identifier }) =>
+      resetAccountLimits(identity.resolved(await identity.runtime(undefined)), identifier),
     ...createSessionManagement(identity, appendCookies),
   }
 }

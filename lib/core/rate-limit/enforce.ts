@@ -8,7 +8,8 @@ import { readSessionCookie } from "../cookies/session-store"
 import { policyOf } from "../routes"
 import type { RateLimitRuleName } from "../types"
 import { clientIpSubject } from "./ip"
-import { defaultRateLimitRules, type LimitVerdict } from "./limiter"
+import type { ResolvedConfig } from "../config/types"
+import { defaultRateLimitRules, type LimitVerdict, type RuleCounter } from "./limiter"
 
 const subjects = new WeakMap<RequestContext, string | null>()
 
@@ -85,10 +86,11 @@ export async function limitIdentifier(
   ctx: RequestContext,
   rule: RateLimitRuleName,
   identifier: string,
+  counter: RuleCounter = "window",
 ): Promise<LimitVerdict | null> {
   const limiter = ctx.config.rateLimit
   if (!limiter.active(rule)) return null
-  return limiter.hit(rule, scopeOf(ctx), identifier, clientIpOf(ctx) ?? undefined)
+  return limiter.hit(rule, scopeOf(ctx), identifier, clientIpOf(ctx) ?? undefined, counter)
 }
 
 /**
@@ -99,6 +101,55 @@ export async function limitIdentifier(
  * await resetIdentifier(ctx, "credentials-account", "ada@example.com")
  * ```
  */
-export async function resetIdentifier(ctx: RequestContext, rule: RateLimitRuleName, identifier: string): Promise<void> {
-  await ctx.config.rateLimit.reset(rule, scopeOf(ctx), identifier)
+export async function resetIdentifier(
+  ctx: RequestContext,
+  rule: RateLimitRuleName,
+  identifier: string,
+  counter: RuleCounter = "window",
+): Promise<void> {
+  await ctx.config.rateLimit.reset(rule, scopeOf(ctx), identifier, counter)
+}
+
+/**
+ * The account a credentials attempt names: its `email` field, else its `username` field, trimmed and lowercased and
+ * tagged with the field (`email:ada@example.com`). `undefined` when the body has neither.
+ *
+ * @example
+ * ```ts
+ * accountIdentifier({ email: " Ada@Example.com ", password: "…" }) // "email:ada@example.com"
+ * ```
+ */
+export function accountIdentifier(fields: Record<string, unknown> | undefined): string | undefined {
+  for (const field of ["email", "username"]) {
+    const value = fields?.[field]
+    if (typeof value === "string" && value.trim() !== "") return `${field}:${value.trim().toLowerCase()}`
+  }
+  return undefined
+}
+
+/**
+ * `resetRateLimit({ identifier })`: forgets both `credentials-account` counters (the 15-minute window and the 24-hour
+ * cap) of an email address or user name, on every credentials provider. For the app's password-reset flow, so the
+ * owner of an account an attacker drove to the cap can sign in again.
+ *
+ * @example
+ * ```ts
+ * await resetAccountLimits(resolved, "ada@example.com")
+ * ```
+ */
+export async function resetAccountLimits(config: ResolvedConfig, identifier: string): Promise<void> {
+  if (typeof identifier !== "string" || identifier.trim() === "") {
+    throw Object.assign(new TypeError("resetRateLimit needs a non-empty identifier"), { code: "ERR_INVALID_ARG_VALUE" })
+  }
+  const subjects = ["email", "username"].map((field) => accountIdentifier({ [field]: identifier })!)
+  const resets = config.providers
+    .filter((provider) => provider.type === "credentials")
+    .flatMap((provider) =>
+      subjects.flatMap((subject) =>
+        (["window", "long"] as const).map((counter) =>
+          config.rateLimit.reset("credentials-account", `callback/${provider.id}`, subject, counter),
+        ),
+      ),
+    )
+  await Promise.all(resets)
 }

@@ -25,6 +25,15 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     "session-update": { limit: 30, window: 60, by: "session" },
   })
 
+/**
+ * The long counter of `credentials-account` (E.2 rule 2, NIST SP 800-63B: at most 100 consecutive failures): 100 per
+ * 24 h, reset by a success or `resetRateLimit({ identifier })`. It is on and off with `credentials-account`.
+ */
+export const LONG_ACCOUNT_RULE: Readonly<RateLimitRule> = Object.freeze({ limit: 100, window: 86_400 })
+
+/** Which counter of a rule: its own window, or the long one (`credentials-account` only). */
+export type RuleCounter = "window" | "long"
+
 /** A refused hit: the rule, its limit and window, and the seconds until the window ends. */
 export interface LimitVerdict {
   rule: RateLimitRuleName
@@ -44,9 +53,15 @@ export interface RateLimiter {
    * `scope` (the normalised route, e.g. `callback/credentials`). Resolves to a verdict when the hit is over the limit,
    * else `null`. The first refused hit of a window emits `events.rateLimited`.
    */
-  hit(rule: RateLimitRuleName, scope: string, subject: string, ip?: string): Promise<LimitVerdict | null>
+  hit(
+    rule: RateLimitRuleName,
+    scope: string,
+    subject: string,
+    ip?: string,
+    counter?: RuleCounter,
+  ): Promise<LimitVerdict | null>
   /** Forgets the window of `rule` for `subject` (a credentials success resets `credentials-account`). */
-  reset(rule: RateLimitRuleName, scope: string, subject: string): Promise<void>
+  reset(rule: RateLimitRuleName, scope: string, subject: string, counter?: RuleCounter): Promise<void>
   /** The error a refused request ends in: `RateLimited` with status 429 and the configured headers. */
   refuse(verdict: LimitVerdict): RateLimited
   /** Logs `rate-limit-no-client-ip` once: an IP rule was skipped because the client IP is unknown. */
@@ -155,8 +170,10 @@ export function createRateLimiter(setup: LimiterSetup, makeMemory: () => RateLim
   if (options?.ip !== undefined && typeof options.ip !== "function") throw invalid("Invalid rateLimit.ip", {})
   const rules = resolveRules(options?.rules)
   const store = resolveStore(setup, makeMemory)
-  const keyOf = (rule: RateLimitRuleName, scope: string, subject: string): string =>
-    `rl:${rule}:${createHmac("sha256", setup.secret).update(`${rule}\0${scope}\0${subject}`).digest("base64url")}`
+  const keyOf = (rule: RateLimitRuleName, scope: string, subject: string, counter: RuleCounter): string => {
+    const name = counter === "long" ? `${rule}:long` : rule
+    return `rl:${name}:${createHmac("sha256", setup.secret).update(`${name}\0${scope}\0${subject}`).digest("base64url")}`
+  }
   let warnedNoIp = false
 
   const limiter: RateLimiter = {
@@ -168,10 +185,11 @@ export function createRateLimiter(setup: LimiterSetup, makeMemory: () => RateLim
       // EM-13 (issue 11) protects mailboxes even where the limiter is off.
       return enabled || rule === "email-send-address"
     },
-    async hit(rule, scope, subject, ip) {
-      const current = rules.get(rule)
-      if (!current || !limiter.active(rule)) return null
-      const key = keyOf(rule, scope, subject)
+    async hit(rule, scope, subject, ip, counter = "window") {
+      const configured = rules.get(rule)
+      if (!configured || !limiter.active(rule)) return null
+      const current = counter === "long" ? LONG_ACCOUNT_RULE : configured
+      const key = keyOf(rule, scope, subject, counter)
       const { count, resetMs } = await store.hit(key, current.window)
       if (count <= current.limit) return null
       // Counts are atomic, so exactly one hit of each window is the first one over the limit.
@@ -180,9 +198,9 @@ export function createRateLimiter(setup: LimiterSetup, makeMemory: () => RateLim
       }
       return { rule, limit: current.limit, window: current.window, retryAfter: Math.max(1, Math.ceil(resetMs / 1000)) }
     },
-    async reset(rule, scope, subject) {
+    async reset(rule, scope, subject, counter = "window") {
       if (!rules.get(rule) || !limiter.active(rule)) return
-      await store.reset(keyOf(rule, scope, subject))
+      await store.reset(keyOf(rule, scope, subject, counter))
     },
     refuse(verdict) {
       const headers: Record<string, string> = {}
