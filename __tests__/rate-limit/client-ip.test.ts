@@ -1,13 +1,14 @@
 // next-wave E2 and E3: which client a request counts for. The IP is Express's `req.ip` (so `trust proxy` decides),
 // IPv6 is grouped by /64 and IPv4-mapped addresses are unwrapped.
 import { clientIpSubject } from "../../lib/core/rate-limit/ip"
+import { versions } from "../express/apps"
 import { csrfOf, limitedApp, postSignIn } from "./harness"
 
 const wrong = (i: number) => ({ email: `user${i}@example.com`, password: "wrong" })
 
-describe("E3: trust proxy decides whether X-Forwarded-For counts", () => {
+describe.each(versions)("E3 on %s: trust proxy decides whether X-Forwarded-For counts", (_name, express) => {
   it("trust proxy off: 20 different X-Forwarded-For values are one bucket, limited at the 11th", async () => {
-    const { app, authorized } = limitedApp()
+    const { app, authorized } = limitedApp({ express })
     const csrf = await csrfOf(app)
     const locations: string[] = []
     for (let i = 1; i <= 20; i += 1) {
@@ -20,7 +21,7 @@ describe("E3: trust proxy decides whether X-Forwarded-For counts", () => {
   })
 
   it("trust proxy = 1: 20 different X-Forwarded-For values are 20 buckets", async () => {
-    const { app, authorized, limited } = limitedApp({ trustProxy: 1 })
+    const { app, authorized, limited } = limitedApp({ trustProxy: 1, express })
     const csrf = await csrfOf(app)
     for (let i = 1; i <= 20; i += 1) {
       const response = await postSignIn(app, csrf, wrong(i), { headers: { "X-Forwarded-For": `198.51.100.${i}` } })
@@ -31,7 +32,7 @@ describe("E3: trust proxy decides whether X-Forwarded-For counts", () => {
   })
 
   it("trust proxy = 1 trusts only the last hop: a client-prepended value does not change the bucket", async () => {
-    const { app, authorized } = limitedApp({ trustProxy: 1 })
+    const { app, authorized } = limitedApp({ trustProxy: 1, express })
     const csrf = await csrfOf(app)
     for (let i = 1; i <= 11; i += 1) {
       // The client forges the first entry; the one proxy appends the real address.

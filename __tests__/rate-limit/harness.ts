@@ -23,7 +23,13 @@ export interface LimitedApp {
 
 /** An Express 5 app serving Gatehouse at /auth with the limiter enabled (unless `rateLimit` says otherwise). */
 export function limitedApp(
-  options: { rateLimit?: RateLimitOptions; trustProxy?: boolean | number; config?: Partial<AuthConfig> } = {},
+  options: {
+    rateLimit?: RateLimitOptions
+    trustProxy?: boolean | number
+    config?: Partial<AuthConfig>
+    /** Another Express (the tests pass Express 4); default Express 5. */
+    express?: typeof express
+  } = {},
 ): LimitedApp {
   const authorized: string[] = []
   const limited: LimitedApp["limited"] = []
@@ -45,7 +51,7 @@ export function limitedApp(
     rateLimit: { enabled: true, ...options.rateLimit },
     ...options.config,
   } as AuthConfig & { logger: TestLogger }
-  const app = express()
+  const app = (options.express ?? express)()
   if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy)
   app.use("/auth", Gatehouse(config).handlers)
   return { app, config, authorized, limited }
