@@ -50,6 +50,7 @@ export type ErrorType =
   | "SessionNotFresh"
   | "LastCredential"
   | "RefreshTokenError"
+  | "RateLimited"
 
 /** Which built-in page a browser lands on for an error. */
 export type ErrorPageKind = "signIn" | "error"
@@ -300,6 +301,18 @@ export class RefreshTokenError extends SignInError {
   declare cause?: ErrorCause & { reason: RefreshFailureReason; provider?: string }
 }
 
+/**
+ * A rate limit refused the request before any credential, email or authenticator work. Browsers are sent back to the
+ * sign-in page (`error=RateLimited&retry=<seconds>`); JSON routes answer 429 `{"error":"RateLimited"}`. Both carry
+ * `Retry-After`.
+ */
+export class RateLimited extends SignInError {
+  static override type: ErrorType = "RateLimited"
+  override status = 429
+  /** Seconds until the window that refused the request ends (at least 1). */
+  retryAfter = 1
+}
+
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -313,6 +326,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   // Gatehouse: an invalid address or a failed send is the user's to fix, not a server misconfiguration.
   "EmailSignInError",
   "RefreshTokenError",
+  "RateLimited",
 ])
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { SerializeOptions } from "cookie"
 import type { Adapter, AdapterSession, AdapterUser } from "../adapters/types"
-import type { KeyValueStore } from "../store/types"
+import type { KeyValueStore, RateLimitStore } from "../store/types"
 import type { LoggerInstance } from "../logger"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/types"
 import type { Provider, CredentialInput } from "../providers/types"
@@ -168,6 +168,8 @@ export interface EventCallbacks {
   }) => Awaitable<void>
   /** Gatehouse: a verified back-channel logout token was processed; `count` database sessions were deleted. */
   backchannelLogout: (message: { provider: string; sid?: string; sub?: string; count: number }) => Awaitable<void>
+  /** Gatehouse: a rate limit refused a request; at most once per rule and key in each window. `key` is hashed. */
+  rateLimited: (message: { rule: RateLimitRuleName; key: string; ip?: string }) => Awaitable<void>
   createUser: (message: { user: User }) => Awaitable<void>
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
@@ -186,6 +188,49 @@ export interface EventCallbacks {
     userId: string
     credentialID: string
   }) => Awaitable<void>
+}
+
+/** The names of the rate-limit rules (README "Rate limiting" has the table). */
+export type RateLimitRuleName =
+  | "credentials-ip"
+  | "credentials-account"
+  | "email-send-ip"
+  | "email-send-address"
+  | "webauthn-options"
+  | "webauthn-verify"
+  | "two-factor"
+  | "backchannel"
+  | "session-update"
+
+/** One rule's fixed window: at most `limit` hits per `window` seconds. */
+export interface RateLimitRule {
+  limit: number
+  window: number
+}
+
+/** What `rateLimit.ip` receives: the Express request in the Express flavour, the Web `Request` otherwise. */
+export type ClientIpSource = Request | { ip?: string; headers: object; socket?: { remoteAddress?: string } }
+
+/** `rateLimit`: the limiter of the auth routes (README "Rate limiting"). */
+export interface RateLimitOptions {
+  /** Default: `NODE_ENV === "production"`. Off, only `email-send-address` still runs (silently, EM-13). */
+  enabled?: boolean
+  /**
+   * Where the counters live: `"memory"` (default, this process only), `"adapter"` (the key-value store: `config.store`
+   * or the adapter's, shared by every instance), or any object with `hit` and `reset`.
+   */
+  store?: "memory" | "adapter" | RateLimitStore
+  /**
+   * The client IP. Default in the Express flavour: `req.ip`, so the app's `trust proxy` decides whether
+   * `X-Forwarded-For` counts. The web flavour has no default: without it the IP-keyed rules are skipped.
+   */
+  ip?(request: ClientIpSource): string | null | undefined
+  /** IPv6 addresses count per network of this many bits. Default 64. */
+  ipv6Subnet?: number
+  /** Headers of a limited answer: `Retry-After` (default), also the IETF draft-10 `RateLimit`/`RateLimit-Policy`, or none. */
+  headers?: "retry-after" | "draft-ietf-10" | false
+  /** Per-rule overrides (`{ limit, window }`, either may be left out), or `false` to turn a rule off. */
+  rules?: Partial<Record<RateLimitRuleName, Partial<RateLimitRule> | false>>
 }
 
 /** The configuration of Gatehouse. */
@@ -211,6 +256,8 @@ export interface AuthConfig {
   features?: { passkeyRoutes?: boolean; sessionRoutes?: boolean }
   jwt?: Partial<JWTOptions>
   logger?: Partial<LoggerInstance>
+  /** Rate limits of the sign-in, email, passkey, session-update and back-channel routes (README "Rate limiting"). */
+  rateLimit?: RateLimitOptions
   /**
    * Longest time one outgoing OAuth/OIDC request (discovery, token, userinfo, JWKS, and the `fetch` a provider's
    * custom userinfo request gets) may take, in ms (default 10000).

@@ -11,7 +11,7 @@ import type {
 } from "../../adapters/types"
 import type { LoggerInstance } from "../../logger"
 import type { KeyValueStore } from "../../store/types"
-import type { EmailSendThrottle } from "../email/throttle"
+import type { RateLimiter } from "../rate-limit/limiter"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -134,6 +134,6 @@ export interface ResolvedConfig {
   /** Provider tokens at rest (next-wave D.1). */
   readonly tokens: Readonly<{ encryptAtRest: boolean }>
   readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
-  /** Per-address limit on sign-in emails (in memory, per config instance). */
-  readonly emailThrottle: EmailSendThrottle
+  /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
+  readonly rateLimit: RateLimiter
 }
