@@ -51,7 +51,8 @@ const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
  * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
  * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
- * `useVerificationToken` is one `GETDEL` on a key built from identifier and token. Needs Redis 6.2+; not for Cluster.
+ * `useVerificationToken` is one `GETDEL` on a key built from identifier and token; `updateAccountTokens` swaps the
+ * account record only while it is still the one read. Needs Redis 6.2+; not for Cluster.
  *
  * @example
  * ```ts
