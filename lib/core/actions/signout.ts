@@ -29,7 +29,7 @@ export async function signOutAction(ctx: RequestContext): Promise<AuthResult> {
       try {
         token = await config.jwt.decode({ token: stored.value, secret: config.secret, salt: cookies.sessionToken.name })
       } catch (error) {
-        config.logger.error(new SignOutError(error as Error))
+        config.logger.error(new SignOutError("Reading the session to sign out failed", { cause: error as Error }))
       }
       signedIn = idpOfJwtSession(idpOfToken(token))
       await config.events.signOut({ token: token ? withoutReserved(token) : token })
@@ -39,7 +39,7 @@ export async function signOutAction(ctx: RequestContext): Promise<AuthResult> {
         signedIn = await idpOfDatabaseSession(ctx, session)
         await config.events.signOut({ session })
       } catch (error) {
-        config.logger.error(new SignOutError(error as Error))
+        config.logger.error(new SignOutError("Reading the session to sign out failed", { cause: error as Error }))
       }
     }
   }

@@ -55,7 +55,7 @@ function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): Ev
       try {
         await handler(message)
       } catch (error) {
-        logger.error(new EventError(error as Error))
+        logger.error(new EventError("An event handler threw", { cause: error as Error }))
       }
     }
   }

@@ -85,7 +85,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     payload = await decodeSessionToken(ctx, stored.value)
   } catch (error) {
     const reason = expectedDecodeFailures[(error as Error).message]
-    if (reason === undefined) config.logger.error(new JWTSessionError(error as Error))
+    if (reason === undefined) config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
     else config.logger.debug(`session cookie ignored: ${reason}`)
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
@@ -128,7 +128,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     await config.events.session({ session: session as Session, token })
     return session as Session
   } catch (error) {
-    config.logger.error(new JWTSessionError(error as Error))
+    config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
   }
@@ -153,7 +153,7 @@ export async function revokedByWatermark(
   try {
     values = await ctx.config.store.get(keys)
   } catch (error) {
-    ctx.config.logger.error(new JWTSessionError(error as Error))
+    ctx.config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
     return "unknown"
   }
   if (hasSub) {
