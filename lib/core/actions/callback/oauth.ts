@@ -10,7 +10,7 @@ import { linkOrRegister } from "./link-account"
 const CONFLICT_RETRY_DELAYS = [0, 25, 100]
 
 /** The winner's user once its account row is visible, or null after the last try. */
-async function lookupAfterConflict<T>(lookup: () => Promise<T | null>): Promise<T | null> {
+async function lookupAfterConflict<T>(lookup: () => T | null | PromiseLike<T | null>): Promise<T | null> {
   for (const delay of CONFLICT_RETRY_DELAYS) {
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay).unref())
     const found = await lookup()
