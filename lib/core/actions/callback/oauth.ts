@@ -1,5 +1,11 @@
 /** GET (or form_post POST) /callback/:oauthProvider: finish the OAuth flow, link the account, issue the session. */
-import { AdapterError, AuthError, CallbackRouteError, OAuthCallbackError, OAuthProfileParseError } from "../../../errors"
+import {
+  AdapterError,
+  AuthError,
+  CallbackRouteError,
+  OAuthCallbackError,
+  OAuthProfileParseError,
+} from "../../../errors"
 import { finishOAuthSignIn, type ResolvedOAuthProvider } from "../../../oauth"
 import { oauthFlowContext, type RequestContext } from "../../context"
 import type { AuthResult } from "../../response"
