@@ -53,7 +53,7 @@ describe("adapterTimeout", () => {
     expect(await response.json()).toBeNull()
     expect(setCookies(response).has(SESSION)).toBe(false)
     expect(state.started).toBe(1)
-    const timedOut = config.logger.errors.find((e) => e.message === "Adapter call timed out") as AuthError
+    const timedOut = config.logger.errors.find((e) => (e as AuthError).code === "adapter_timeout") as AuthError
     expect(timedOut.type).toBe("AdapterError")
     expect(timedOut.cause).toMatchObject({ method: "getSessionAndUser", timeout: 50 })
 
@@ -79,7 +79,7 @@ describe("adapterTimeout", () => {
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
     expect(applyCookies(cookies, response)[SESSION]).toBeUndefined()
     expect(state.started).toBe(1)
-    expect(config.logger.errors.map((e) => e.message)).toContain("Adapter call timed out")
+    expect(config.logger.errors.map((e) => (e as AuthError).code)).toContain("adapter_timeout")
     // The memory adapter never got the session (the hung call never ran its body).
     const user = await inner.getUser("user-1")
     expect(user?.email).toBe("ada@example.test")
@@ -95,6 +95,25 @@ describe("adapterTimeout", () => {
     expect(await response.json()).toBeNull()
     const [error] = config.logger.errors as AuthError[]
     expect(error!.type).toBe("AdapterError")
-    expect(error!.message).toBe("connection refused")
+    expect(error!.code).toBe("adapter_error")
+    expect((error!.cause?.err as Error).message).toBe("connection refused")
+  })
+
+  it.each([
+    ["ECONNREFUSED", { code: "ECONNREFUSED" }, "adapter_unavailable"],
+    ["pg: connection terminated", { message: "Connection terminated unexpectedly" }, "adapter_unavailable"],
+    ["pg 57P01 (admin shutdown)", { code: "57P01" }, "adapter_unavailable"],
+    ["ioredis: MaxRetriesPerRequestError", { name: "MaxRetriesPerRequestError" }, "adapter_unavailable"],
+    ["pg 23505 (unique violation)", { code: "23505" }, "adapter_conflict"],
+    ["SQLITE_CONSTRAINT_UNIQUE", { code: "SQLITE_CONSTRAINT_UNIQUE" }, "adapter_conflict"],
+    ["a syntax error (42601)", { code: "42601" }, "adapter_error"],
+  ])("a driver error (%s) becomes AdapterError with the expected code", async (_, fields, code) => {
+    const thrown = Object.assign(new Error((fields as { message?: string }).message ?? "driver error"), fields)
+    const adapter: Adapter = { ...MemoryAdapter(), getSessionAndUser: () => Promise.reject(thrown) }
+    const config = credentialsConfig({ adapter, session: { strategy: "database" } })
+    await Auth(makeRequest("/auth/session", { cookies: { [SESSION]: "t" } }), config)
+    const [error] = config.logger.errors as AuthError[]
+    expect([error!.type, error!.code]).toEqual(["AdapterError", code])
+    expect(error!.cause).toMatchObject({ method: "getSessionAndUser", err: thrown })
   })
 })

@@ -98,7 +98,8 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
     return result
   } catch (error) {
     // An adapter failure was logged once already, by the adapter wrapper.
-    if (!(error instanceof AdapterError)) config.logger.error(new SessionTokenError("The database session could not be read", { cause: error as Error }))
+    if (!(error instanceof AdapterError))
+      config.logger.error(new SessionTokenError("The database session could not be read", { cause: error as Error }))
     return null
   }
 }

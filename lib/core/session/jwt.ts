@@ -85,7 +85,8 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     payload = await decodeSessionToken(ctx, stored.value)
   } catch (error) {
     const reason = expectedDecodeFailures[(error as Error).message]
-    if (reason === undefined) config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
+    if (reason === undefined)
+      config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
     else config.logger.debug(`session cookie ignored: ${reason}`)
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
