@@ -82,6 +82,16 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   }
   // Before the env is applied: a module namespace or a stray object has no provider id to derive variables from.
   userConfig.providers.forEach(assertIsProvider)
+  // Fail closed: an AUTH_URL that is set but unusable would otherwise leave the origin to the Host header.
+  let authUrl: URL | undefined
+  if (env.AUTH_URL) {
+    authUrl = URL.canParse(env.AUTH_URL) ? new URL(env.AUTH_URL) : undefined
+    if (!authUrl || !/^https?:$/.test(authUrl.protocol)) {
+      throw new InvalidConfig("AUTH_URL is not a valid http(s) URL: fix or unset the AUTH_URL environment variable", {
+        cause: { variable: "AUTH_URL" },
+      })
+    }
+  }
   const config: AuthConfig = { ...userConfig, providers: [...userConfig.providers] }
   setEnvDefaults(env, config, false, logger)
 
@@ -116,15 +126,6 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   })
 
   assertSettings(session, jwt, config.pages ?? {})
-
-  let authUrl: URL | undefined
-  if (env.AUTH_URL) {
-    try {
-      authUrl = new URL(env.AUTH_URL)
-    } catch {
-      authUrl = undefined
-    }
-  }
 
   const resolved: ResolvedConfig = {
     basePath,
