@@ -1,5 +1,12 @@
 /** `Auth(request, config)`: the core pipeline from a Web Request to a Web Response. */
-import { AuthError, CredentialsSignin, InvalidCallbackUrl, ErrorPageLoop, isClientSafeError } from "../errors"
+import {
+  AuthError,
+  CredentialsSignin,
+  InvalidCallbackUrl,
+  ErrorPageLoop,
+  isClientSafeError,
+  isServiceUnavailable,
+} from "../errors"
 import { createLogger } from "../logger"
 import type { ResolvedConfig } from "./config/types"
 import { sharedRuntime, type ConfigRuntime } from "./gatehouse"
@@ -86,6 +93,34 @@ function errorRedirect(
   return new Response(null, { status: 302, headers: { Location: url, "Referrer-Policy": "no-referrer" } })
 }
 
+/** Seconds an API client is asked to wait after an outage answer. */
+export const OUTAGE_RETRY_AFTER = 5
+
+/** Actions that answer only scripts (JSON), never a page: an outage there is always answered 503. */
+const jsonOnlyActions: ReadonlySet<string> = new Set(["session", "csrf", "providers", "passkeys", "sessions"])
+
+/**
+ * Whether the request comes from an API client rather than a browser navigation: it asks for JSON and not HTML, or
+ * sends `X-Auth-Return-Redirect` (the Auth.js client), or names a JSON-only route.
+ */
+function isApiClient(request: Request, action: string): boolean {
+  // The OP is the client of back-channel logout, and its contract is 400 `application_error` (next-wave C.1).
+  if (action === "backchannel-logout") return false
+  if (jsonOnlyActions.has(action) || request.headers.has("X-Auth-Return-Redirect")) return true
+  const accept = request.headers.get("accept")?.toLowerCase() ?? ""
+  return accept.includes("application/json") && !accept.includes("text/html")
+}
+
+/**
+ * The answer to an API client while a service Gatehouse depends on is down (issue 17): `503
+ * {"error":"ServiceUnavailable"}` with `Retry-After` and `no-store`; under `X-Auth-Return-Redirect` the body also
+ * carries the error page `url`, which the Auth.js client reads.
+ */
+function serviceUnavailable(url?: string): Response {
+  const body = url === undefined ? { error: "ServiceUnavailable" } : { error: "ServiceUnavailable", url }
+  return json(503, body, { "Retry-After": String(OUTAGE_RETRY_AFTER), "Cache-Control": "no-store" })
+}
+
 type Outcome = { result: AuthResult; jar: CookieJar } | Response
 
 /** What a framework layer's runtime lends the core for one request. */
@@ -141,6 +176,12 @@ async function run(request: Request, config: ResolvedConfig, options: HandleOpti
     // On a route that answers scripts, an error with a status is an answer (400 CSRF, 429 rate limit), not a failure.
     if (config.raw && error instanceof AuthError && !returnRedirect && !(jsonAnswer && status)) throw error
     const policy = policyOf(authRequest.action)
+    if (isServiceUnavailable(error) && isApiClient(request, authRequest.action)) {
+      const page = returnRedirect ? await errorRedirect(config, authRequest, error, true).json() : undefined
+      const response = serviceUnavailable((page as { url?: string } | undefined)?.url)
+      for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
+      return response
+    }
     const response = jsonAnswer
       ? jsonError(policy.jsonErrorBody, error, status)
       : errorRedirect(config, authRequest, error, returnRedirect)

@@ -29,7 +29,9 @@ function codeOf(value: unknown): string | undefined {
 
 /** The network code of a failed request (`TimeoutError`/`AbortError` for the `httpTimeout` signal), if it is one. */
 function networkFailure(error: unknown): string | undefined {
-  for (let value = error, depth = 0; value instanceof Error && depth < 4; value = value.cause, depth++) {
+  // Structural, not `instanceof Error`: a DOMException (the timeout signal's) may come from another realm.
+  let value = error as { name?: unknown; cause?: unknown } | null | undefined
+  for (let depth = 0; value !== null && typeof value === "object" && depth < 4; depth++, value = value.cause as never) {
     if (value.name === "TimeoutError" || value.name === "AbortError") return value.name
     const code = codeOf(value)
     if (code !== undefined && networkCodes.has(code)) return code
@@ -51,7 +53,8 @@ function libraryCode(error: unknown): string | undefined {
 /**
  * Wraps an engine failure for `provider`: an `AuthError` passes unchanged; a network failure or timeout becomes
  * `OAuthProtocolError` with code `oauth_unavailable`; anything else `OAuthProtocolError` with
- * `cause: { code, reason, provider, err }`.
+ * `cause: { code, provider, err }` plus what the library names: `reason` and `status` of an OAuth error answer
+ * (`invalid_grant`), the `claim` or metadata `attribute` that failed a comparison.
  *
  * @example
  * ```ts
@@ -68,11 +71,18 @@ export function engineError(provider: Pick<ResolvedOAuthProvider, "id">, error: 
       cause: { code: network, provider: provider.id, err },
     })
   }
-  const reason =
-    error instanceof oauth.ResponseBodyError
-      ? error.error
-      : ((err.cause as { reason?: unknown } | undefined)?.reason ?? err.message)
+  // What oauth4webapi names in its own cause: the claim or metadata attribute that failed a comparison.
+  const detail = (err.cause ?? {}) as { claim?: unknown; attribute?: unknown }
+  const claim = typeof detail.claim === "string" ? detail.claim : undefined
+  const attribute = typeof detail.attribute === "string" ? detail.attribute : undefined
   return new OAuthProtocolError("The provider's answer was rejected", {
-    cause: { code: libraryCode(error) ?? "unknown", reason, provider: provider.id, err },
+    cause: {
+      code: libraryCode(error) ?? "unknown",
+      ...(error instanceof oauth.ResponseBodyError ? { reason: error.error, status: error.status } : {}),
+      ...(claim ? { claim } : {}),
+      ...(attribute ? { attribute } : {}),
+      provider: provider.id,
+      err,
+    },
   })
 }

@@ -10,6 +10,7 @@ import {
   type JWSHeaderParameters,
 } from "jose"
 import type { AuthorizationServer } from "oauth4webapi"
+import { OAuthProtocolError } from "../errors"
 import { providerFetch } from "./fetch"
 import { assertSecureUrl } from "./server"
 import type { ResolvedOAuthProvider } from "./types"
@@ -97,7 +98,8 @@ export function allowedAlgorithms(provider: ResolvedOAuthProvider, as: Authoriza
  * registered with `id_token_signed_response_alg: "none"`. Also refuses an `iat` in the future or older than a day,
  * an `azp` naming another client, and an audience besides the client that the provider does not list as trusted.
  *
- * @throws Error (with the jose error as `cause`) when the token does not verify.
+ * @throws OAuthProtocolError when the token does not verify: `cause.code` is jose's code (`ERR_JWS_…`, `ERR_JWKS_…`)
+ *   or `ID_TOKEN_INVALID` for Gatehouse's own checks, `cause.reason` names the check.
  * @example
  * ```ts
  * await verifyIdToken(provider, as, tokens.id_token)
@@ -108,8 +110,13 @@ export async function verifyIdToken(
   as: AuthorizationServer,
   idToken: string,
 ): Promise<void> {
-  const fail = (reason: string, cause?: unknown): Error =>
-    new Error("ID token verification failed", { cause: { provider: provider.id, reason, err: cause } })
+  const fail = (reason: string, cause?: unknown): Error => {
+    const code = cause instanceof errors.JOSEError ? cause.code : "ID_TOKEN_INVALID"
+    const err = cause instanceof Error ? cause : undefined
+    return new OAuthProtocolError("ID token verification failed", {
+      cause: { code, reason, provider: provider.id, ...(err ? { err } : {}) },
+    })
+  }
   let alg: string | undefined
   let typ: string | undefined
   try {

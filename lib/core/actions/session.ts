@@ -17,9 +17,11 @@ export async function sessionAction(ctx: RequestContext): Promise<AuthResult> {
     const session = await readSession(sessionContext(ctx), {
       reissue: "always",
       update: { data: ctx.request.body?.data },
+      failOnOutage: true,
     })
     return { headers: { ...jsonHeaders }, body: session }
   }
-  const session = await readSession(sessionContext(ctx), { reissue: "always" })
+  // An outage answers 503 (the Auth.js client reads a failed /session as no session, and may retry), not `null`.
+  const session = await readSession(sessionContext(ctx), { reissue: "always", failOnOutage: true })
   return { headers: { ...jsonHeaders, ...noCacheHeaders }, body: session }
 }

@@ -1,6 +1,6 @@
 /** The database session strategy: the cookie holds a session token; the adapter holds the session and user. */
 import type { AdapterSession, AdapterUser, SessionAdapter } from "../../adapters/types"
-import { AdapterError, SessionTokenError } from "../../errors"
+import { AdapterError, SessionTokenError, isServiceUnavailable } from "../../errors"
 import { clearSessionCookie, readSessionCookie } from "../cookies/session-store"
 import { runSessionCallback } from "../config/callbacks"
 import { store } from "../config/stores"
@@ -97,6 +97,7 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
     await config.events.session({ session: result })
     return result
   } catch (error) {
+    if (options.failOnOutage && isServiceUnavailable(error)) throw error
     // An adapter failure was logged once already, by the adapter wrapper.
     if (!(error instanceof AdapterError))
       config.logger.error(new SessionTokenError("The database session could not be read", { cause: error as Error }))

@@ -1,6 +1,7 @@
 /** The JWT session strategy: read (with the jwt and session callbacks), refresh, and clear the session cookie. */
 import { runSessionCallback } from "../config/callbacks"
-import { JWTSessionError } from "../../errors"
+import { AdapterError, JWTSessionError, isServiceUnavailable } from "../../errors"
+import { adapterError } from "../config/adapter"
 import { decode as builtinDecode } from "../../jwt"
 import { decodeOrThrow } from "../../jwt/decode"
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from "../cookies/session-store"
@@ -92,7 +93,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     return null
   }
   try {
-    const revoked = await revokedByWatermark(ctx, payload)
+    const revoked = await revokedByWatermark(ctx, payload, options.failOnOutage)
     if (revoked !== false) {
       if (revoked === "unknown") return null
       clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
@@ -129,6 +130,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     await config.events.session({ session: session as Session, token })
     return session as Session
   } catch (error) {
+    if (options.failOnOutage && isServiceUnavailable(error)) throw error
     config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
@@ -140,11 +142,12 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
  * everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs existed, is below the
  * `sess-nbf:<sub>` watermark); `"backchannel"` when its OP ended it (next-wave C.1: a `sid` marker, or a `sub`
  * watermark at or after its auth time). A store failure is logged and answers `"unknown"`: no session for this
- * request, but the cookie is kept.
+ * request, but the cookie is kept; with `failOnOutage`, an unreachable store throws its coded `AdapterError` instead.
  */
 export async function revokedByWatermark(
   ctx: SessionContext,
   payload: JWT,
+  failOnOutage = false,
 ): Promise<false | "revoked" | "backchannel" | "unknown"> {
   const hasSub = typeof payload.sub === "string" && payload.sub !== ""
   const idp = idpOfToken(payload)
@@ -154,7 +157,9 @@ export async function revokedByWatermark(
   try {
     values = await ctx.config.store.get(keys)
   } catch (error) {
-    ctx.config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
+    const coded = error instanceof AdapterError ? error : adapterError("store.get", error)
+    ctx.config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: coded }))
+    if (failOnOutage && isServiceUnavailable(coded)) throw coded
     return "unknown"
   }
   if (hasSub) {

@@ -23,4 +23,10 @@ export interface SessionReadOptions {
    * `session.updateAge` has passed since the token was issued (server-side reads).
    */
   reissue: "always" | "throttled"
+  /**
+   * The /session route: when the database or the store cannot be reached (or times out), throw the coded
+   * `AdapterError` (`adapter_unavailable`/`adapter_timeout`) so the route answers 503, instead of reading as signed
+   * out. Server-side reads leave it unset: they fail closed to `null`.
+   */
+  failOnOutage?: boolean
 }
