@@ -41,7 +41,7 @@ describe("adapterTimeout", () => {
     )
   })
 
-  it("a hung session read answers null (fail closed), logs AdapterError and keeps the cookie", async () => {
+  it("a hung session read answers 503 (no session, Retry-After), logs AdapterError and keeps the cookie", async () => {
     const { adapter, state } = hangingAdapter(["getSessionAndUser"])
     const config = credentialsConfig({ adapter, session: { strategy: "database" }, adapterTimeout: 50 })
     const jar = await signIn(config)
@@ -49,8 +49,10 @@ describe("adapterTimeout", () => {
 
     state.hang = true
     const response = await Auth(makeRequest("/auth/session", { cookies: jar }), config)
-    expect(response.status).toBe(200)
-    expect(await response.json()).toBeNull()
+    expect(response.status).toBe(503)
+    expect(response.headers.get("retry-after")).toBe("5")
+    expect(response.headers.get("cache-control")).toBe("no-store")
+    expect(await response.json()).toEqual({ error: "ServiceUnavailable" })
     expect(setCookies(response).has(SESSION)).toBe(false)
     expect(state.started).toBe(1)
     const timedOut = config.logger.errors.find((e) => (e as AuthError).code === "adapter_timeout") as AuthError
@@ -92,6 +94,8 @@ describe("adapterTimeout", () => {
     }
     const config = credentialsConfig({ adapter, session: { strategy: "database" }, adapterTimeout: 60_000 })
     const response = await Auth(makeRequest("/auth/session", { cookies: { [SESSION]: "t" } }), config)
+    // Not an outage (no connection or timeout code): the session reads as absent, as before.
+    expect(response.status).toBe(200)
     expect(await response.json()).toBeNull()
     const [error] = config.logger.errors as AuthError[]
     expect(error!.type).toBe("AdapterError")
