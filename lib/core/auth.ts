@@ -104,7 +104,7 @@ const jsonOnlyActions: ReadonlySet<string> = new Set(["session", "csrf", "provid
  * sends `X-Auth-Return-Redirect` (the Auth.js client), or names a JSON-only route.
  */
 function isApiClient(request: Request, action: string): boolean {
-  // The OP is the client of back-channel logout, and its contract is 400 `application_error` (next-wave C.1).
+  // The OP is the client of back-channel logout, and its contract is 400 `application_error`.
   if (action === "backchannel-logout") return false
   if (jsonOnlyActions.has(action) || request.headers.has("X-Auth-Return-Redirect")) return true
   const accept = request.headers.get("accept")?.toLowerCase() ?? ""

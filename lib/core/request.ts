@@ -21,7 +21,7 @@ export interface AuthRequest {
   rawBody?: string | null
 }
 
-/** Largest body POST /backchannel-logout reads (next-wave C.1): reading stops past it. */
+/** Largest body POST /backchannel-logout reads: reading stops past it. */
 export const MAX_LOGOUT_BODY_BYTES = 16 * 1024
 
 /**

@@ -80,7 +80,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParam
     expectedNonce,
     requireIdToken: provider.type === "oidc",
   })
-  // oauth4webapi validated the claims; the signature is checked here, always (decisions.md section 4).
+  // oauth4webapi validated the claims; the signature is checked here, always.
   if (typeof result.id_token === "string") await verifyIdToken(provider, as, result.id_token)
 
   const tokens: TokenSet = { ...result }
@@ -97,7 +97,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParam
   return { kind: "profile", user, account, profile, tokens, ...(idp ? { idp } : {}) }
 }
 
-/** What logout needs to remember of this sign-in (next-wave C.1): keys scoped by provider, the OP's `iat` as auth time. */
+/** What logout needs to remember of this sign-in: keys scoped by provider, the OP's `iat` as auth time. */
 function idpRecord(provider: ResolvedOAuthProvider, claims: oauth.IDToken, idToken: unknown): IdpRecord {
   const keepIdToken = provider.logout?.rpInitiated && provider.logout.idTokenHint && typeof idToken === "string"
   return {

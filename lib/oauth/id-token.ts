@@ -124,7 +124,7 @@ export async function verifyIdToken(
   } catch (error) {
     throw fail("malformed header", error)
   }
-  // Token confusion (next-wave C.2 rule 2): a logout token never passes as an ID token.
+  // Token confusion: a logout token never passes as an ID token.
   if (typeof typ === "string" && /^(application\/)?logout\+jwt$/i.test(typ)) throw fail("logout token")
   if (alg === "none") {
     const registered = provider.client.id_token_signed_response_alg === "none"

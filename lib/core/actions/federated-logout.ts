@@ -1,5 +1,5 @@
 /**
- * RP-initiated logout 1.0 (next-wave C.1): the end-session redirect built by POST /signout, and
+ * RP-initiated logout 1.0: the end-session redirect built by POST /signout, and
  * GET /signout-callback/:provider, which brings the user back to the destination sealed in `state`.
  */
 import { randomBytes } from "node:crypto"

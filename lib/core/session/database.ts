@@ -1,7 +1,8 @@
 /** The database session strategy: the cookie holds a session token; the adapter holds the session and user. */
 import type { AdapterSession, AdapterUser, SessionAdapter } from "../../adapters/types"
 import { AdapterError, SessionTokenError, isServiceUnavailable } from "../../errors"
-import { clearSessionCookie, readSessionCookie } from "../cookies/session-store"
+import { clearSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import { runSessionCallback } from "../config/callbacks"
 import { store } from "../config/stores"
 import type { ResolvedConfig } from "../config/types"
@@ -78,7 +79,7 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
       const managed = typeof config.stores.management?.listSessionsByUserId === "function"
       await adapter.updateSession({ sessionToken, expires, ...(managed ? { lastActiveAt: new Date() } : {}) })
     }
-    // Issue 11 #15: the callback's `session` never carries the raw `sessionToken` (nor `userId`), so a callback that
+    // The callback's `session` never carries the raw `sessionToken` (nor `userId`), so a callback that
     // returns it unchanged cannot expose the token to page scripts through GET /session.
     const returned = (await runSessionCallback(config.callbacks, {
       session: { user, expires: session.expires },

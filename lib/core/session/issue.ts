@@ -1,6 +1,7 @@
 /** The one way a session is issued, used by every sign-in flow (credentials, OAuth, email, WebAuthn). */
 import type { AdapterUser } from "../../adapters/types"
-import { readSessionCookie, clearSessionCookie } from "../cookies/session-store"
+import { clearSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import type { Account, JWT, Profile, User } from "../types"
 import { writeDatabaseSessionCookie, sessionStore } from "./database"
 import { writeJwtSession } from "./jwt"
@@ -53,7 +54,7 @@ export async function issueSession(ctx: SessionContext, params: IssueSessionPara
     if (token === null || token === undefined) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     else {
       const signedIn = withSignInClaims(token)
-      // OIDC sign-ins keep what logout needs in the reserved claim (next-wave C.1), unless the callback dropped it.
+      // OIDC sign-ins keep what logout needs in the reserved claim, unless the callback dropped it.
       if (idp && token.__gh !== null) signedIn.__gh = { ...(signedIn.__gh as object), idp }
       await writeJwtSession(ctx, signedIn, stored.present)
     }

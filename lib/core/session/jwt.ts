@@ -4,7 +4,8 @@ import { AdapterError, JWTSessionError, isServiceUnavailable } from "../../error
 import { adapterError } from "../config/adapter"
 import { decode as builtinDecode } from "../../jwt"
 import { decodeOrThrow } from "../../jwt/decode"
-import { clearSessionCookie, readSessionCookie, writeSessionCookie } from "../cookies/session-store"
+import { clearSessionCookie, writeSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import type { JWT, Session } from "../types"
 import { endedByMarkers, idpMarkerKeys, idpOfToken, withoutReserved } from "./idp"
 import type { SessionContext, SessionReadOptions } from "./types"
@@ -140,7 +141,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
 /**
  * Whether the session of this token was ended elsewhere, in one store round trip: `"revoked"` when the user signed out
  * everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs existed, is below the
- * `sess-nbf:<sub>` watermark); `"backchannel"` when its OP ended it (next-wave C.1: a `sid` marker, or a `sub`
+ * `sess-nbf:<sub>` watermark); `"backchannel"` when its OP ended it (a `sid` marker, or a `sub`
  * watermark at or after its auth time). A store failure is logged and answers `"unknown"`: no session for this
  * request, but the cookie is kept; with `failOnOutage`, an unreachable store throws its coded `AdapterError` instead.
  */
