@@ -12,6 +12,10 @@ export type LoadgenMode = "child" | "inprocess"
 export interface LoadOptions {
   url: string
   headers: Record<string, string>
+  /** HTTP method (default GET). */
+  method?: "GET" | "POST"
+  /** Request body, sent with every request. */
+  body?: string
   connections: number
   pipelining: number
   /** Seconds to run; ignored when `amount` is set. */
@@ -27,6 +31,8 @@ export interface LoadResult {
   seconds: number
   non2xx: number
   errors: number
+  /** 99th percentile latency in milliseconds (autocannon's histogram). */
+  p99: number
 }
 
 /** The fields of autocannon's result (programmatic or `--json`) the benchmark reads. */
@@ -35,6 +41,7 @@ interface AutocannonSummary {
   duration: number
   non2xx: number
   errors: number
+  latency?: { p99?: number }
 }
 
 function isSummary(value: unknown): value is AutocannonSummary {
@@ -54,7 +61,8 @@ function isSummary(value: unknown): value is AutocannonSummary {
 function toResult(summary: AutocannonSummary): LoadResult {
   const seconds = summary.duration
   const total = summary.requests.total
-  return { rps: seconds > 0 ? total / seconds : 0, total, seconds, non2xx: summary.non2xx, errors: summary.errors }
+  const p99 = summary.latency?.p99 ?? Number.NaN
+  return { rps: seconds > 0 ? total / seconds : 0, total, seconds, non2xx: summary.non2xx, errors: summary.errors, p99 }
 }
 
 // `npm run bench` runs from the package root; resolving from there works whether tsx loads this file as CJS or ESM.
@@ -64,6 +72,8 @@ function runChild(options: LoadOptions): Promise<LoadResult> {
   if (!existsSync(CLI))
     return Promise.reject(new Error(`autocannon CLI not found at ${CLI}; run from the project root`))
   const args = [CLI, "--json", "--no-progress", "-c", String(options.connections), "-p", String(options.pipelining)]
+  if (options.method) args.push("-m", options.method)
+  if (options.body !== undefined) args.push("-b", options.body)
   if (options.amount !== undefined) args.push("-a", String(options.amount))
   else args.push("-d", String(options.duration ?? 5))
   for (const [name, value] of Object.entries(options.headers)) args.push("-H", `${name}=${value}`)
@@ -96,6 +106,8 @@ async function runInProcess(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     headers: options.headers,
+    ...(options.method ? { method: options.method } : {}),
+    ...(options.body !== undefined ? { body: options.body } : {}),
     connections: options.connections,
     pipelining: options.pipelining,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.duration ?? 5 }),

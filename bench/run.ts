@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: requests/s of (a) a bare Express route, (b) the floor (cookie + raw `jose` decrypt with a
- * precomputed key), (c) a `requireAuth` route, (d) `GET /auth/session` and (e) a `requireAuth` route with database
- * sessions on PostgreSQL (skipped when unreachable), alternated and repeated in one run; the SQL queries per session
- * check of (e); then the RSS growth over many requests to (c) and to (a). A report: it always exits 0 unless the
- * benchmark itself breaks.
+ * precomputed key), (c) a `requireAuth` route, (d) `GET /auth/session`, (f) the same without a cookie and (g) its floor,
+ * (h) the credentials sign-in and (i) its floor, and (e) a `requireAuth` route with database sessions on PostgreSQL
+ * (skipped when unreachable), alternated and repeated in one run; the SQL queries per session check of (e); the RSS
+ * growth over many requests to (c) and to (a); the JWT helpers against `jose` with a cached key; the cold start of
+ * the package against Express. A report: it always exits 0 unless the benchmark itself breaks.
  *
  * Environment: BENCH_QUICK=1 (smoke test), BENCH_DURATION (seconds per run), BENCH_ROUNDS, BENCH_AMOUNT (requests per
  * memory run), BENCH_CONNECTIONS, BENCH_LOADGEN=child|inprocess. See bench/README.md.
@@ -12,6 +13,7 @@ import { cpus, loadavg } from "node:os"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { encode } from "../lib/jwt"
+import { coldStart, jwtOps } from "./micro"
 import { DATABASE_USER, startDatabaseCase, type DatabaseCase } from "./database"
 import { runLoad, type LoadgenMode, type LoadResult } from "./loadgen"
 import { COOKIE_NAME, SECRET, startServers, stopServers, type BenchServer, type CaseId } from "./servers"
@@ -25,6 +27,10 @@ interface Settings {
   connections: number
   pipelining: number
   loadgen: LoadgenMode
+  /** Milliseconds per measured run of each JWT helper op. */
+  jwtMs: number
+  /** Fresh processes per import in the cold-start measure. */
+  coldRuns: number
 }
 
 function envNumber(name: string, fallback: number): number {
@@ -49,6 +55,8 @@ function readSettings(): Settings {
     connections: Math.round(envNumber("BENCH_CONNECTIONS", 10)),
     pipelining: 1,
     loadgen: mode,
+    jwtMs: Math.round(envNumber("BENCH_JWT_MS", quick ? 300 : 2000)),
+    coldRuns: Math.round(envNumber("BENCH_COLD_RUNS", quick ? 3 : 9)),
   }
 }
 
@@ -86,17 +94,43 @@ const signedMb = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`
 const pad = (text: string, width: number) => text.padEnd(width)
 const padLeft = (text: string, width: number) => text.padStart(width)
 
+/** What each case must answer before it is measured (status 200 always). */
+function expectation(id: CaseId, email: string): { body: string; sessionCookie: boolean | undefined } {
+  switch (id) {
+    case "a":
+      return { body: '"ok":true', sessionCookie: undefined }
+    case "e":
+      return { body: DATABASE_USER.email, sessionCookie: undefined }
+    // A fresh cookie: GET /auth/session answers from the decrypted payload and re-issues nothing (issue 16).
+    case "d":
+      return { body: email, sessionCookie: false }
+    case "f":
+    case "g":
+      return { body: "null", sessionCookie: false }
+    case "h":
+    case "i":
+      return { body: '"url"', sessionCookie: true }
+    default:
+      return { body: email, sessionCookie: undefined }
+  }
+}
+
 /** Checks each server answers 200 with the expected body before anything is measured. */
 async function verify(servers: readonly BenchServer[], cookie: string, email: string): Promise<void> {
-  for (const { id, url, headers } of servers) {
-    const response = await fetch(url, { headers: headers ?? { cookie, accept: "application/json" } })
+  for (const { id, url, headers, method, body } of servers) {
+    const response = await fetch(url, {
+      method: method ?? "GET",
+      headers: headers ?? { cookie, accept: "application/json" },
+      ...(body !== undefined ? { body } : {}),
+    })
     const text = await response.text()
-    const expected = id === "a" ? '"ok":true' : id === "e" ? DATABASE_USER.email : email
-    if (response.status !== 200 || !text.includes(expected)) {
+    const expected = expectation(id, email)
+    if (response.status !== 200 || !text.includes(expected.body)) {
       throw new Error(`case (${id}) ${url} answered ${response.status} ${text.slice(0, 200)}`)
     }
-    if (id === "d" && !response.headers.getSetCookie().some((c) => c.startsWith(`${COOKIE_NAME}=`))) {
-      throw new Error("case (d) did not re-issue the session cookie")
+    const setsSession = response.headers.getSetCookie().some((c) => c.startsWith(`${COOKIE_NAME}=`))
+    if (expected.sessionCookie !== undefined && setsSession !== expected.sessionCookie) {
+      throw new Error(`case (${id}) ${setsSession ? "set" : "did not set"} the session cookie`)
     }
   }
 }
@@ -139,12 +173,19 @@ async function main(): Promise<void> {
     runLoad(settings.loadgen, {
       url: server(id).url,
       headers: server(id).headers ?? headers,
+      ...(server(id).method ? { method: server(id).method } : {}),
+      ...(server(id).body !== undefined ? { body: server(id).body } : {}),
       connections: settings.connections,
       pipelining: settings.pipelining,
       ...extra,
     })
 
-  const order: CaseId[] = db ? ["a", "b", "c", "d", "e"] : ["a", "b", "c", "d"]
+  const http: CaseId[] = ["a", "b", "c", "d", "f", "g", "h", "i"]
+  const all: CaseId[] = db ? [...http, "e"] : http
+  // BENCH_CASES=f,g runs only those cases (and only the ratios, checks and memory runs they make up).
+  const only = process.env.BENCH_CASES?.split(",").map((c) => c.trim())
+  const order: CaseId[] = only ? all.filter((id) => only.includes(id)) : all
+  const has = (id: CaseId) => order.includes(id)
   const runs = new Map<CaseId, LoadResult[]>(order.map((id) => [id, []]))
   // Statements and requests of (e) over its timed runs, a cross-check of the dedicated count below.
   const timed = { queries: 0, requests: 0 }
@@ -193,6 +234,9 @@ async function main(): Promise<void> {
     { name: "c/a  requireAuth vs bare", x: "c", y: "a", target: 0.7 },
     { name: "c/b  requireAuth vs floor", x: "c", y: "b" },
     { name: "d/b  /auth/session vs floor", x: "d", y: "b", target: 0.9 },
+    { name: "d/c  /auth/session vs requireAuth", x: "d", y: "c", target: 0.8 },
+    { name: "f/g  anonymous /session vs floor", x: "f", y: "g", target: 0.9 },
+    { name: "h/i  credentials sign-in vs floor", x: "h", y: "i", target: 1.15 },
     ...(db
       ? [
           { name: "e/a  DB-session route vs bare", x: "e" as const, y: "a" as const },
@@ -200,19 +244,20 @@ async function main(): Promise<void> {
         ]
       : []),
   ]
-  console.log(`${pad("ratio", 30)}${padLeft("median", 7)}   ${pad("target", 27)}per round      of medians`)
-  for (const r of ratios) {
+  const shown = ratios.filter((r) => has(r.x) && has(r.y))
+  console.log(`${pad("ratio", 36)}${padLeft("median", 7)}   ${pad("target", 27)}per round      of medians`)
+  for (const r of shown) {
     const rounds = perRound(r.x, r.y)
     const value = median(rounds)
     const ofMedians = medians.get(r.x)! / medians.get(r.y)!
     console.log(
-      `${pad(r.name, 30)}${padLeft(value.toFixed(3), 7)}   ${pad(verdict(value, r.target), 27)}` +
+      `${pad(r.name, 36)}${padLeft(value.toFixed(3), 7)}   ${pad(verdict(value, r.target), 27)}` +
         `${pad(rounds.map((v) => v.toFixed(2)).join(" "), 15)}${ofMedians.toFixed(3)}`,
     )
   }
   console.log()
 
-  if (db) {
+  if (db && has("e")) {
     // Exactly `amount` requests, nothing else touching the pool meanwhile: statements sent / requests answered.
     const before = db.queries()
     const checked = await load("e", { amount: QUERY_CHECK_REQUESTS })
@@ -233,26 +278,28 @@ async function main(): Promise<void> {
     const after = await settledMemory(gc)
     return { before, after, result }
   }
-  const bare = await memoryRun("a")
-  const prot = await memoryRun("c")
-  const growthA = bare.after.rss - bare.before.rss
-  const growthC = prot.after.rss - prot.before.rss
-  console.log(`memory over ${settings.amount} requests (RSS after GC; heapUsed in brackets)`)
-  for (const [id, run, growth] of [
-    ["a", bare, growthA],
-    ["c", prot, growthC],
-  ] as const) {
-    const heap = run.after.heapUsed - run.before.heapUsed
+  if (has("a") && has("c")) {
+    const bare = await memoryRun("a")
+    const prot = await memoryRun("c")
+    const growthA = bare.after.rss - bare.before.rss
+    const growthC = prot.after.rss - prot.before.rss
+    console.log(`memory over ${settings.amount} requests (RSS after GC; heapUsed in brackets)`)
+    for (const [id, run, growth] of [
+      ["a", bare, growthA],
+      ["c", prot, growthC],
+    ] as const) {
+      const heap = run.after.heapUsed - run.before.heapUsed
+      console.log(
+        `${pad(`(${id}) ${server(id).label}`, 40)} ${padLeft(mb(run.before.rss), 9)} -> ${padLeft(mb(run.after.rss), 9)}` +
+          `  growth ${padLeft(signedMb(growth), 9)}  [heap ${signedMb(heap)}]` +
+          `  ${run.result.total} done, ${run.result.non2xx} non-2xx, ${run.result.errors} errors`,
+      )
+    }
+    const excess = growthC - growthA
     console.log(
-      `${pad(`(${id}) ${server(id).label}`, 40)} ${padLeft(mb(run.before.rss), 9)} -> ${padLeft(mb(run.after.rss), 9)}` +
-        `  growth ${padLeft(signedMb(growth), 9)}  [heap ${signedMb(heap)}]` +
-        `  ${run.result.total} done, ${run.result.non2xx} non-2xx, ${run.result.errors} errors`,
+      `${pad("(c) growth - (a) growth", 40)} ${signedMb(excess)}   target <= 5.0 MB  ${excess <= 5 * 1024 * 1024 ? "PASS" : "MISS"}`,
     )
   }
-  const excess = growthC - growthA
-  console.log(
-    `${pad("(c) growth - (a) growth", 40)} ${signedMb(excess)}   target <= 5.0 MB  ${excess <= 5 * 1024 * 1024 ? "PASS" : "MISS"}`,
-  )
   console.log(
     `load average at end ${loadavg()
       .map((l) => l.toFixed(2))
@@ -261,6 +308,40 @@ async function main(): Promise<void> {
 
   await stopServers(servers)
   await db?.stop()
+  console.log()
+
+  // JWT helpers in this process, nothing else running: Gatehouse against jose with a key derived once.
+  console.log(`JWT helpers, ops/s (${settings.rounds} alternated rounds of ${settings.jwtMs} ms)`)
+  const jwtTargets: Record<string, number> = { decode: 1.0, encode: 1.2 }
+  for (const op of await jwtOps(settings.jwtMs, settings.rounds)) {
+    const ratios = op.ours.map((v, i) => v / op.floor[i]!)
+    const value = median(ratios)
+    console.log(
+      `${pad(`${op.name}: gatehouse ${Math.round(median(op.ours))} / jose cached key ${Math.round(median(op.floor))}`, 60)}` +
+        `${padLeft(value.toFixed(3), 7)}   ${pad(verdict(value, jwtTargets[op.name]), 27)}` +
+        `${ratios.map((v) => v.toFixed(2)).join(" ")}`,
+    )
+  }
+  console.log()
+
+  const cold = await coldStart(settings.coldRuns)
+  if (!cold) {
+    console.log("!!! cold start SKIPPED: dist/ is not built (npm run build)")
+  } else {
+    const ex = median(cold.express)
+    const gh = median(cold.gatehouse)
+    const extra = gh - ex
+    console.log(`cold start, median of ${settings.coldRuns} fresh processes (import time, process start-up excluded)`)
+    console.log(
+      `${pad(`import("gatehouse-auth") ${gh.toFixed(1)} ms - import("express") ${ex.toFixed(1)} ms`, 60)}` +
+        `${padLeft(`${extra >= 0 ? "+" : ""}${extra.toFixed(1)} ms`, 9)}   target <= +60 ms  ${extra <= 60 ? "PASS" : "MISS"}`,
+    )
+    console.log(
+      `${pad("provider/adapter entries or drivers loaded by the main entry", 60)}` +
+        `${padLeft(String(cold.eagerModules.length), 9)}   target 0  ${cold.eagerModules.length === 0 ? "PASS" : "MISS"}` +
+        (cold.eagerModules.length ? `  ${cold.eagerModules.join(", ")}` : ""),
+    )
+  }
 }
 
 main().catch((error: unknown) => {

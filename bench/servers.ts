@@ -1,10 +1,10 @@
 /** The servers the benchmark compares, each an Express 5 app listening on its own loopback port (case (e) is in database.ts). */
-import { hkdfSync } from "node:crypto"
+import { createHash, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from "node:crypto"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { parse as parseCookies } from "cookie"
 import express, { type Express } from "express"
-import { jwtDecrypt } from "jose"
+import { EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from "jose"
 import { ExpressAuth, requireAuth, type AuthConfig } from "../lib"
 import Credentials from "../lib/providers/credentials"
 
@@ -14,14 +14,27 @@ export const COOKIE_NAME = "authjs.session-token"
 /** A fixed secret: the benchmark has to be reproducible and needs no environment. */
 export const SECRET = "gatehouse-bench-secret-0123456789abcdefghijklmnop"
 
+/** The CSRF cookie name over plain http. */
+export const CSRF_COOKIE = "authjs.csrf-token"
+
+/** The user the credentials cases sign in (every Gatehouse case shares the config). */
+export const SIGN_IN_USER = { id: "bench-signin", name: "Bench Sign-in", email: "signin@example.com" }
+const USERNAME = "bench"
+const PASSWORD = "bench-password"
+
 /** The one config every Gatehouse case uses. */
 export const config: AuthConfig = {
   secret: SECRET,
   trustHost: true,
-  providers: [Credentials({ authorize: () => null })],
+  providers: [
+    Credentials({
+      credentials: { username: {}, password: {} },
+      authorize: (c) => (c.username === USERNAME && c.password === PASSWORD ? { ...SIGN_IN_USER } : null),
+    }),
+  ],
 }
 
-export type CaseId = "a" | "b" | "c" | "d" | "e"
+export type CaseId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i"
 
 export interface BenchServer {
   id: CaseId
@@ -31,6 +44,14 @@ export interface BenchServer {
   server: Server
   /** Request headers of this case, when not the shared JWT cookie (case (e) sends its database session token). */
   headers?: Record<string, string>
+  method?: "GET" | "POST"
+  body?: string
+}
+
+/** A CSRF token and its cookie value (`<token>|sha256(token + secret)`), minted once like a browser's after /csrf. */
+export function csrfPair(): { token: string; cookie: string } {
+  const token = randomBytes(32).toString("hex")
+  return { token, cookie: `${token}|${createHash("sha256").update(`${token}${SECRET}`).digest("hex")}` }
 }
 
 /** The payload (b) answers with, so its response is the same size class as (c)'s. */
@@ -79,6 +100,74 @@ function floorApp(): Express {
   return app
 }
 
+const NO_CACHE = { "cache-control": "private, no-cache, no-store", expires: "0", pragma: "no-cache" }
+
+/** The anonymous floor: parse the Cookie header, find no session cookie, answer `null` with the no-cache headers. */
+function anonymousFloorApp(): Express {
+  const app = express()
+  app.get("/", (req, res) => {
+    const token = parseCookies(req.headers.cookie ?? "")[COOKIE_NAME]
+    res.set(NO_CACHE)
+    res.json(token ? { error: "unexpected cookie" } : null)
+  })
+  return app
+}
+
+/**
+ * The sign-in floor: the same CSRF double-submit check (cookie hash under the secret, body token equal to it), the
+ * same credentials check, one encrypt with a key derived once, the session cookie, and `{ url }` as JSON.
+ */
+function signInFloorApp(): Express {
+  const app = express()
+  const key = floorKey()
+  const kid = calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+  app.post("/", express.urlencoded({ extended: false }), (req, res, next) => {
+    const body = (req.body ?? {}) as Record<string, string | undefined>
+    const cookie = parseCookies(req.headers.cookie ?? "")[CSRF_COOKIE] ?? ""
+    const sep = cookie.indexOf("|")
+    const token = cookie.slice(0, sep)
+    const hash = Buffer.from(cookie.slice(sep + 1))
+    const expected = Buffer.from(createHash("sha256").update(`${token}${SECRET}`).digest("hex"))
+    const csrfOk =
+      sep > 0 &&
+      hash.length === expected.length &&
+      timingSafeEqual(hash, expected) &&
+      typeof body.csrfToken === "string" &&
+      body.csrfToken.length === token.length &&
+      timingSafeEqual(Buffer.from(body.csrfToken), Buffer.from(token))
+    if (!csrfOk) {
+      res.status(400).json({ error: "MissingCSRF" })
+      return
+    }
+    if (body.username !== USERNAME || body.password !== PASSWORD) {
+      res.status(401).json({ error: "CredentialsSignin" })
+      return
+    }
+    const now = Math.floor(Date.now() / 1000)
+    const maxAge = 30 * 24 * 60 * 60
+    kid
+      .then((k) =>
+        new EncryptJWT({ name: SIGN_IN_USER.name, email: SIGN_IN_USER.email, sub: SIGN_IN_USER.id })
+          .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid: k })
+          .setIssuedAt(now)
+          .setExpirationTime(now + maxAge)
+          .setJti(randomUUID())
+          .encrypt(key),
+      )
+      .then((jwe) => {
+        res.cookie(COOKIE_NAME, jwe, {
+          path: "/",
+          httpOnly: true,
+          sameSite: "lax",
+          expires: new Date((now + maxAge) * 1000),
+        })
+        res.json({ url: `${req.protocol}://${req.get("host")}` })
+      })
+      .catch(next)
+  })
+  return app
+}
+
 function protectedApp(): Express {
   const app = express()
   app.get("/", requireAuth(config), (_req, res) => {
@@ -105,20 +194,83 @@ function listen(app: Express): Promise<{ server: Server; port: number }> {
   })
 }
 
-/** Starts the four servers: (a) bare, (b) floor, (c) requireAuth, (d) ExpressAuth `GET /auth/session`. */
+interface Spec {
+  id: CaseId
+  label: string
+  app: Express
+  path: string
+  method?: "GET" | "POST"
+  /** Headers and body of this case, given the origin it listens on; none: the shared session cookie (run.ts). */
+  request?: (origin: string) => { headers: Record<string, string>; body?: string }
+}
+
+/** The credentials sign-in request: a browser that fetched /csrf before (its CSRF and callback-url cookies). */
+function signInRequest(origin: string, csrf: { token: string; cookie: string }) {
+  return {
+    headers: {
+      cookie: `${CSRF_COOKIE}=${encodeURIComponent(csrf.cookie)}; authjs.callback-url=${encodeURIComponent(origin)}`,
+      "content-type": "application/x-www-form-urlencoded",
+      "x-auth-return-redirect": "1",
+      accept: "application/json",
+    },
+    body: new URLSearchParams({ csrfToken: csrf.token, username: USERNAME, password: PASSWORD }).toString(),
+  }
+}
+
+/**
+ * Starts the servers: (a) bare, (b) floor, (c) requireAuth, (d) ExpressAuth `GET /auth/session`, (f) the same route
+ * without any cookie and (g) its floor, (h) the credentials sign-in (POST /auth/callback/credentials after /csrf) and
+ * (i) its floor. Each case has its own app and port.
+ */
 export async function startServers(): Promise<BenchServer[]> {
-  const specs: { id: CaseId; label: string; app: Express; path: string }[] = [
+  const csrf = csrfPair()
+  const anonymous = () => ({ headers: { accept: "application/json" } })
+  const specs: Spec[] = [
     { id: "a", label: "bare Express route", app: bareApp(), path: "/" },
     { id: "b", label: "floor: cookie + jose.jwtDecrypt", app: floorApp(), path: "/" },
     { id: "c", label: "requireAuth(config) route", app: protectedApp(), path: "/" },
     { id: "d", label: "ExpressAuth GET /auth/session", app: authApp(), path: "/auth/session" },
+    {
+      id: "f",
+      label: "GET /auth/session, no cookie",
+      app: authApp(),
+      path: "/auth/session",
+      request: anonymous,
+    },
+    { id: "g", label: "floor: no cookie -> null", app: anonymousFloorApp(), path: "/", request: anonymous },
+    {
+      id: "h",
+      label: "credentials sign-in (POST callback)",
+      app: authApp(),
+      path: "/auth/callback/credentials",
+      method: "POST",
+      request: (origin) => signInRequest(origin, csrf),
+    },
+    {
+      id: "i",
+      label: "floor: CSRF check + one encrypt",
+      app: signInFloorApp(),
+      path: "/",
+      method: "POST",
+      request: (origin) => signInRequest(origin, csrf),
+    },
   ]
   const started: BenchServer[] = []
   for (const spec of specs) {
     const { server, port } = await listen(spec.app)
     // Keep-alive sockets from the load generator must not be cut between runs.
     server.keepAliveTimeout = 60_000
-    started.push({ id: spec.id, label: spec.label, url: `http://127.0.0.1:${port}${spec.path}`, server })
+    const origin = `http://127.0.0.1:${port}`
+    const request = spec.request?.(origin)
+    started.push({
+      id: spec.id,
+      label: spec.label,
+      url: `${origin}${spec.path}`,
+      server,
+      ...(request ? { headers: request.headers } : {}),
+      ...(spec.method ? { method: spec.method } : {}),
+      ...(request?.body !== undefined ? { body: request.body } : {}),
+    })
   }
   return started
 }

@@ -47,6 +47,8 @@ export type ErrorType =
   | "NotFound"
   | "SessionNotFresh"
   | "LastCredential"
+  | "RefreshTokenError"
+  | "RateLimited"
 
 /**
  * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
@@ -82,6 +84,8 @@ export type AuthErrorCode =
   | "invalid_request"
   | "jwt_session_error"
   | "last_credential"
+  | "rate_limited"
+  | "refresh_token_error"
   | "missing_adapter"
   | "missing_adapter_methods"
   | "missing_authorize"
@@ -140,6 +144,8 @@ const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   NotFound: "not_found",
   SessionNotFresh: "session_not_fresh",
   LastCredential: "last_credential",
+  RefreshTokenError: "refresh_token_error",
+  RateLimited: "rate_limited",
 }
 
 /** Which built-in page a browser lands on for an error. */
@@ -386,6 +392,32 @@ export class LastCredential extends AuthError {
   override status = 409
 }
 
+/** Why a refresh failed (next-wave D.1): the `cause.reason` of a {@link RefreshTokenError}. */
+export type RefreshFailureReason = "invalid_grant" | "no_refresh_token" | "transient" | "id_token_mismatch"
+
+/**
+ * `getAccessToken()` could not hand out a valid access token. `cause.reason` says why: `invalid_grant` (the provider
+ * refused the refresh token: sign in again), `no_refresh_token` (expired and nothing to refresh with), `transient`
+ * (network, 5xx, timeout or a busy lock: try later) or `id_token_mismatch` (the refreshed ID token names another
+ * subject or issuer). The session then carries `error: "RefreshTokenError"` for the first and last.
+ */
+export class RefreshTokenError extends SignInError {
+  static override type: ErrorType = "RefreshTokenError"
+  declare cause?: ErrorCause & { reason: RefreshFailureReason; provider?: string }
+}
+
+/**
+ * A rate limit refused the request before any credential, email or authenticator work. Browsers are sent back to the
+ * sign-in page (`error=RateLimited&retry=<seconds>`); JSON routes answer 429 `{"error":"RateLimited"}`. Both carry
+ * `Retry-After`.
+ */
+export class RateLimited extends SignInError {
+  static override type: ErrorType = "RateLimited"
+  override status = 429
+  /** Seconds until the window that refused the request ends (at least 1). */
+  retryAfter = 1
+}
+
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -398,6 +430,8 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "WebAuthnVerificationError",
   // Gatehouse: an invalid address or a failed send is the user's to fix, not a server misconfiguration.
   "EmailSignInError",
+  "RefreshTokenError",
+  "RateLimited",
 ])
 
 /**

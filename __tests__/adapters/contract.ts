@@ -4,6 +4,7 @@ import { userCases } from "./contract/users"
 import { accountCases } from "./contract/accounts"
 import { sessionCases } from "./contract/sessions"
 import { sessionManagementCases } from "./contract/session-management"
+import { idpSessionCases } from "./contract/idp-sessions"
 import { tokenCases } from "./contract/tokens"
 import { authenticatorCases } from "./contract/authenticators"
 import { passkeyCases } from "./contract/passkeys"
@@ -62,6 +63,9 @@ export function runAdapterContract(
         "getSessionAndUser",
         "updateSession",
         "deleteSession",
+        "listSessionsByUserId",
+        "deleteSessions",
+        "deleteSessionsByIdp",
         "createVerificationToken",
         "useVerificationToken",
         "getAuthenticator",
@@ -78,6 +82,7 @@ export function runAdapterContract(
     accountCases(ctx)
     sessionCases(ctx)
     sessionManagementCases(ctx)
+    idpSessionCases(ctx)
     tokenCases(ctx)
     authenticatorCases(ctx)
     passkeyCases(ctx)

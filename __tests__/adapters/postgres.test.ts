@@ -69,6 +69,66 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
     }
   })
 
+  it("migrate adds the OIDC logout columns and indexes to a sessions table of an earlier version", async () => {
+    const old = `gatehouse_old_${randomSuffix()}`
+    try {
+      await pool.query(`CREATE SCHEMA "${old}"`)
+      await pool.query(`CREATE TABLE "${old}".users (id text PRIMARY KEY, name text, email text,
+        email_verified timestamptz, image text, extra jsonb NOT NULL DEFAULT '{}')`)
+      // The sessions table as the session-management release left it: no OIDC columns.
+      await pool.query(`CREATE TABLE "${old}".sessions (session_token text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES "${old}".users (id) ON DELETE CASCADE, expires timestamptz NOT NULL,
+        created_at timestamptz, last_active_at timestamptz, user_agent text, ip text)`)
+      const expires = new Date(Date.now() + 3_600_000)
+      await pool.query(`INSERT INTO "${old}".users (id, email) VALUES ('u-old', 'old@example.com')`)
+      await pool.query(
+        `INSERT INTO "${old}".sessions (session_token, user_id, expires) VALUES ('raw-token', 'u-old', $1)`,
+        [expires],
+      )
+      await migrate(pool, { schema: old })
+      const columns = await pool.query(
+        `SELECT column_name, data_type FROM information_schema.columns
+           WHERE table_schema = $1 AND table_name = 'sessions' AND column_name IN ('provider', 'idp_sid', 'idp_sub', 'auth_time')
+           ORDER BY column_name`,
+        [old],
+      )
+      expect(columns.rows).toEqual([
+        { column_name: "auth_time", data_type: "bigint" },
+        { column_name: "idp_sid", data_type: "text" },
+        { column_name: "idp_sub", data_type: "text" },
+        { column_name: "provider", data_type: "text" },
+      ])
+      const indexes = await pool.query("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1", [old])
+      const defs = Object.fromEntries(
+        indexes.rows.map((r: { indexname: string; indexdef: string }) => [r.indexname, r.indexdef]),
+      )
+      expect(defs.sessions_idp_sid).toMatch(/\(provider, idp_sid\)/)
+      expect(defs.sessions_idp_sub).toMatch(/\(provider, idp_sub\)/)
+
+      const adapter = PostgresAdapter(pool, { schema: old })
+      const fresh = {
+        sessionToken: "new-token",
+        userId: "u-old",
+        expires,
+        provider: "corp",
+        idpSid: "sid-1",
+        idpSub: "old@corp",
+        authTime: 1_900_000_000,
+      }
+      await adapter.createSession(fresh)
+      // The row from before the columns existed is never matched; the new one is.
+      await expect(adapter.deleteSessionsByIdp({ provider: "corp", idpSub: "old@corp" })).resolves.toEqual([fresh])
+      expect((await adapter.getSessionAndUser("raw-token"))?.session).toEqual({
+        sessionToken: "raw-token",
+        userId: "u-old",
+        expires,
+      })
+      await migrate(pool, { schema: old })
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS "${old}" CASCADE`)
+    }
+  })
+
   it("migrate adds the passkey columns to an authenticators table created by an earlier version", async () => {
     const old = `gatehouse_old_${randomSuffix()}`
     try {

@@ -1,4 +1,5 @@
 // The Redis adapter passes the contract under its own key prefix; keys carry the prefix and expiring records a TTL.
+import { createHash } from "node:crypto"
 import Redis from "ioredis"
 import { RedisAdapter } from "../../lib/adapters/redis"
 import RedisAdapterDefault from "../../lib/adapters/redis"
@@ -74,6 +75,37 @@ describeWithService(REDIS, "Redis adapter", () => {
         .sort(),
     )
     expect(await client.get(`${p}email:ann@example.com`)).toBe("u1")
+  })
+
+  it("OIDC sessions are indexed under the hashed OP session id and subject, never the raw values", async () => {
+    const p = `${prefix}idp:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    await adapter.createUser({ id: "u1", email: null, emailVerified: null })
+    const expires = new Date(Date.now() + 60_000)
+    await adapter.createSession({
+      sessionToken: "s1",
+      userId: "u1",
+      expires,
+      provider: "corp",
+      idpSid: "S1",
+      idpSub: "alice",
+    })
+    const hex = (v: string) => createHash("sha256").update(v).digest("hex")
+    const keys = await keysUnder(client, p)
+    expect(keys).toEqual(
+      [`idp-sid:corp:${hex("S1")}`, `idp-sub:corp:${hex("alice")}`, "session:s1", "user-sessions:u1", "user:u1"]
+        .map((k) => p + k)
+        .sort(),
+    )
+    expect(keys.join(" ")).not.toMatch(/S1|alice/)
+    expect(await client.smembers(`${p}idp-sid:corp:${hex("S1")}`)).toEqual([`${p}session:s1`])
+    expect((await adapter.deleteSessionsByIdp({ provider: "corp", idpSid: "S1" })).map((s) => s.sessionToken)).toEqual([
+      "s1",
+    ])
+    expect(await keysUnder(client, p)).toEqual([`${p}idp-sub:corp:${hex("alice")}`, `${p}user:u1`])
+    // The other index's stale member is pruned the next time that index is written.
+    await adapter.createSession({ sessionToken: "s2", userId: "u1", expires, provider: "corp", idpSub: "alice" })
+    expect(await client.smembers(`${p}idp-sub:corp:${hex("alice")}`)).toEqual([`${p}session:s2`])
   })
 
   it("sessions and verification tokens expire at their `expires`; users and accounts do not", async () => {

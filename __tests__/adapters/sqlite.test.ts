@@ -70,6 +70,53 @@ describe("SQLiteAdapter", () => {
     db.close()
   })
 
+  it("adds the OIDC logout columns and indexes to a sessions table created by an earlier version", async () => {
+    const db = new Database(join(dir, "old-idp.sqlite"))
+    const expires = Date.now() + 3_600_000
+    db.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT, email_key TEXT UNIQUE,
+      email_verified INTEGER, image TEXT, extra TEXT NOT NULL DEFAULT '{}');
+      CREATE TABLE sessions (session_token TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id),
+      expires INTEGER NOT NULL, created_at INTEGER, last_active_at INTEGER, user_agent TEXT, ip TEXT);
+      INSERT INTO users (id, email) VALUES ('u-old', 'old@example.com');
+      INSERT INTO sessions (session_token, user_id, expires) VALUES ('raw-token', 'u-old', ${expires});`)
+    const adapter = SQLiteAdapter(db)
+    const columns = db.prepare("PRAGMA table_info(sessions)").all() as Array<{ name: string; type: string }>
+    expect(columns.filter((c) => ["provider", "idp_sid", "idp_sub", "auth_time"].includes(c.name))).toEqual([
+      expect.objectContaining({ name: "provider", type: "TEXT" }),
+      expect.objectContaining({ name: "idp_sid", type: "TEXT" }),
+      expect.objectContaining({ name: "idp_sub", type: "TEXT" }),
+      expect.objectContaining({ name: "auth_time", type: "INTEGER" }),
+    ])
+    const indexes = db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'sessions'")
+      .all()
+    expect(indexes).toEqual(
+      expect.arrayContaining([
+        { name: "sessions_idp_sid", sql: expect.stringContaining("(provider, idp_sid)") },
+        { name: "sessions_idp_sub", sql: expect.stringContaining("(provider, idp_sub)") },
+      ]),
+    )
+    const fresh = {
+      sessionToken: "new-token",
+      userId: "u-old",
+      expires: new Date(expires),
+      provider: "corp",
+      idpSid: "sid-1",
+      idpSub: "old@corp",
+      authTime: 1_900_000_000,
+    }
+    await adapter.createSession(fresh)
+    await expect(adapter.deleteSessionsByIdp({ provider: "corp", idpSub: "old@corp" })).resolves.toEqual([fresh])
+    expect((await adapter.getSessionAndUser("raw-token"))?.session).toEqual({
+      sessionToken: "raw-token",
+      userId: "u-old",
+      expires: new Date(expires),
+    })
+    SQLiteAdapter(db)
+    expect(db.prepare("PRAGMA table_info(sessions)").all()).toHaveLength(columns.length)
+    db.close()
+  })
+
   it("adds the passkey columns to an authenticators table created by an earlier version", async () => {
     const db = new Database(join(dir, "old-authenticators.sqlite"))
     db.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT, email_key TEXT UNIQUE,

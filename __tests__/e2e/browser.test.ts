@@ -194,10 +194,15 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     expect(await bodyText()).toContain("Only signed-in users see this, Demo User.")
 
     await page.goto(url("/"))
-    await navigate(() => page.getByRole("link", { name: "Sign out", exact: true }).click(), url("/auth/signout"))
+    // The home page's link to the built-in sign-out page asks it to return to the demo's signed-out banner.
+    await navigate(
+      () => page.getByRole("link", { name: "sign-out page" }).click(),
+      url("/auth/signout?callbackUrl=%2F%3FsignedOut%3D1"),
+    )
     await expectBuiltInPage("Sign Out")
     expect(await bodyText()).toContain("Are you sure you want to sign out?")
-    await navigate(() => page.getByRole("button", { name: "Sign out" }).click(), url("/"))
+    await navigate(() => page.getByRole("button", { name: "Sign out" }).click(), url("/?signedOut=1"))
+    expect(await bodyText()).toContain("You have been signed out.")
     expect(await bodyText()).toContain("You are not signed in.")
     expect(await sessionCookie()).toBeUndefined()
 
@@ -260,15 +265,16 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     await page.goto(url("/auth/signin"))
     await expectBuiltInPage("Sign In")
     await page.locator("#input-email-for-email-provider").fill("Browser.User@Example.test")
+    // The demo's own "check your email" page (pages.verifyRequest) points to the dev mailbox.
     await navigate(
       () => page.getByRole("button", { name: "Sign in with Email" }).click(),
-      url("/auth/verify-request?provider=email&type=email"),
+      url("/check-email?provider=email&type=email"),
     )
-    await expectBuiltInPage("Verify Request")
-    expect(await bodyText()).toContain("Check your email")
+    expect(await page.title()).toBe("Check your email · Gatehouse demo")
+    expect(await bodyText()).toContain("The link is valid for 10 minutes and works once.")
     expect(mailbox.messages()[0]?.to).toBe("browser.user@example.test")
 
-    await page.goto(url("/dev/mailbox"))
+    await navigate(() => page.getByRole("link", { name: "Open the dev mailbox" }).click(), url("/dev/mailbox"))
     const link = page.getByRole("link", { name: "Sign in as browser.user@example.test" }).first()
     const href = await link.getAttribute("href")
     expect(href).toBe(mailbox.messages()[0]?.url)
@@ -378,7 +384,7 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
       const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId })
       expect(credentials).toHaveLength(1)
 
-      await navigate(() => page.getByRole("button", { name: "Sign out" }).click(), local("/"))
+      await navigate(() => page.getByRole("button", { name: "Sign out" }).click(), local("/?signedOut=1"))
       expect(await bodyText()).toContain("You are not signed in.")
 
       // The sign-in page starts conditional UI on load; the virtual authenticator offers the one passkey.

@@ -1,4 +1,5 @@
-// The demo's development mailbox: mounted next to ExpressAuth, a new user signs in through the mailbox page's link.
+// The demo's development mailbox: mounted next to ExpressAuth, a new user signs in through the mailbox page's link,
+// which the page then marks "Used" (the mailbox watches the adapter's useVerificationToken).
 import type { Server } from "node:http"
 import express from "express"
 import request from "supertest"
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 async function startApp(log = jest.fn()) {
   const mailbox = createDevMailbox({ log })
-  const adapter = MemoryAdapter()
+  const adapter = mailbox.watch(MemoryAdapter())
   const config: AuthConfig = {
     secret: SECRET,
     trustHost: true,
@@ -39,10 +40,12 @@ async function startApp(log = jest.fn()) {
   return { server: listening, mailbox, adapter, log }
 }
 
+const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" }
+
 /** The sign-in links of the mailbox page, newest first (href values, entities decoded). */
 function pageLinks(html: string): string[] {
   return [...html.matchAll(/<a href="([^"]*)">Sign in as /g)].map((m) =>
-    m[1]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))),
+    m[1]!.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => entities[name]!),
   )
 }
 
@@ -96,6 +99,11 @@ describe("examples/express-basic/mailbox", () => {
     expect(me.body.user).toMatchObject({ email: "new.user@example.test" })
     expect((await adapter.getUserByEmail("new.user@example.test"))?.emailVerified).toBeInstanceOf(Date)
 
+    // The page now marks the link used, and no longer offers it.
+    const after = await request(app).get("/dev/mailbox")
+    expect(after.text).toContain('<span class="badge used">Used</span>')
+    expect(pageLinks(after.text)).toEqual([])
+
     const again = await openLinkOverHttp(link.href)
     expect(again.headers.get("location")).toMatch(/\/auth\/error\?error=Verification$/)
   })
@@ -119,7 +127,7 @@ describe("examples/express-basic/mailbox", () => {
     expect(kept.at(-1)!.to).toBe("user2@example.test")
     const page = await request(app).get("/dev/mailbox")
     expect(pageLinks(page.text)).toEqual(kept.map((m) => m.url))
-    expect(page.text).toContain("token=t21&#38;email=user21%40example.test")
+    expect(page.text).toContain("token=t21&amp;email=user21%40example.test")
   })
 
   it("escapes what it shows", async () => {
@@ -128,14 +136,15 @@ describe("examples/express-basic/mailbox", () => {
       identifier: "<script>alert(1)</script>@example.test",
       url: `http://app.test/auth/callback/email?token="><script>alert(2)</script>`,
       token: "t",
-      expires: new Date(),
+      expires: new Date(Date.now() + 60_000),
       provider: mailbox.provider,
       theme: {},
       request: new Request("http://app.test/auth/signin/email", { method: "POST" }),
     })
     const page = await request(app).get("/dev/mailbox")
     expect(page.text).not.toContain("<script>")
-    expect(page.text).toContain("&#60;script&#62;alert(1)&#60;/script&#62;@example.test")
+    expect(page.text).toContain("<code>&lt;script&gt;alert(1)&lt;/script&gt;@example.test</code>")
+    expect(pageLinks(page.text)).toEqual([`http://app.test/auth/callback/email?token="><script>alert(2)</script>`])
   })
 
   it("answers 404 in production", async () => {

@@ -62,7 +62,7 @@ test("an invalid PORT is named", async () => {
   expect(result.stderr).toContain('PORT must be a port number (got "eighty")')
 })
 
-test("PORT=0: the real URL is printed and answers; the oidc-provider warnings are explained", async () => {
+test("PORT=0: the real URL is printed and answers; the oidc-provider warnings are explained; the IdP works", async () => {
   const demo = startDemo({ PORT: "0" })
   try {
     const deadline = Date.now() + 45_000
@@ -77,6 +77,29 @@ test("PORT=0: the real URL is printed and answers; the oidc-provider warnings ar
     expect(await home.text()).toContain("You are not signed in")
     expect(demo.output().stdout).toContain(`${match[1]}/dev/mailbox`)
     expect(demo.output().stdout).toContain("it prefers Node 22 while Gatehouse itself supports Node 20.19 and later")
+
+    // PORT=0 and DEMO_IDP_PORT=0: the app talks to the IdP's real port, and the IdP knows the app's real callback.
+    const issuer = /local identity provider at (http:\/\/127\.0\.0\.1:(\d+))/.exec(demo.output().stdout)
+    expect(issuer?.[2]).not.toBe("0")
+    const csrf = await fetch(`${match[1]}/auth/csrf`)
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ")
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+    const start = await fetch(`${match[1]}/auth/signin/local-idp`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken }),
+    })
+    const authorize = new URL(start.headers.get("location")!)
+    expect(`${authorize.origin}${authorize.pathname}`).toBe(`${issuer![1]}/auth`)
+    expect(authorize.searchParams.get("redirect_uri")).toBe(`${match[1]}/auth/callback/local-idp`)
+    // The IdP accepts that redirect_uri: it answers with its login interaction, not an error page.
+    const atIdp = await fetch(authorize, { redirect: "manual" })
+    expect(atIdp.status).toBe(303)
+    expect(new URL(atIdp.headers.get("location")!, authorize).pathname).toMatch(/^\/interaction\//)
   } finally {
     demo.child.kill()
     await demo.exited

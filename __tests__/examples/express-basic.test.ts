@@ -46,7 +46,7 @@ describe("examples/express-basic", () => {
 describe("examples/express-basic: the home page's server-side sign-in form and sign-out button", () => {
   it("signs in through POST /login, then out through POST /logout, ending the database session", async () => {
     const home = await request(app).get("/")
-    expect(home.text).toContain('<form method="post" action="/login">')
+    expect(home.text).toContain('<form class="login" method="post" action="/login">')
     // A browser posting the home page's form sends Sec-Fetch-Site: same-origin.
     const wrong = await request(app)
       .post("/login")
@@ -73,6 +73,7 @@ describe("examples/express-basic: the home page's server-side sign-in form and s
       .set("Sec-Fetch-Site", "same-origin")
       .set("Cookie", cookieHeader(jar))
     expect(logout.status).toBe(303)
+    expect(logout.headers.location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?signedOut=1$/)
     const after = cookieJar(jar, logout.headers["set-cookie"])
     expect(after["authjs.session-token"]).toBeUndefined()
     // The old token no longer opens anything: the session row is gone.
@@ -123,7 +124,7 @@ describe("examples/express-basic: database sessions and the dev mailbox", () => 
       expect(sent.status).toBe(302)
       expect(sent.headers.location).toBe(`${base}/auth/verify-request?provider=email&type=email`)
       const box = await request(base).get("/dev/mailbox")
-      const link = /href="(http[^"]+\/auth\/callback\/email\?[^"]+)"/.exec(box.text)![1]!.replace(/&#38;/g, "&")
+      const link = /href="(http[^"]+\/auth\/callback\/email\?[^"]+)"/.exec(box.text)![1]!.replace(/&amp;/g, "&")
       expect(new URL(link).searchParams.get("email")).toBe("grace@example.test")
       // The link shows the confirmation page first (ML-5); its button posts the sign-in.
       const landed = await openLinkOverHttp(link, cookieHeader(jar))

@@ -6,6 +6,8 @@ import request from "supertest"
 import type { ErrorRequestHandler, Express } from "express"
 import { ExpressAuth, getSession, requireAuth } from "../../lib"
 import type { AuthConfig } from "../../lib/core/types"
+import { MemoryAdapter } from "../../lib/adapters/memory"
+import OIDC from "../../lib/providers/oidc"
 import { authConfig, cookieHeader, signIn, versions, type ExpressFactory } from "./apps"
 
 const onError: ErrorRequestHandler = (err, _req, res, _next) => {
@@ -135,6 +137,76 @@ describe.each(versions)("identity authority on %s", (name, express: ExpressFacto
         expect((await request(a).get("/auth/evil/providers")).status).toBe(400)
         const res = await request(a).get("/auth/providers")
         expect(res.body.credentials.signinUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/auth\/signin\/credentials$/)
+      })
+
+      describe("the opt-in and Gatehouse-only rows of the route table are actions too", () => {
+        function optInApp() {
+          const adapter = MemoryAdapter()
+          const { config, warnings } = countingConfig({
+            adapter,
+            session: { strategy: "database" },
+            features: { sessionRoutes: true, passkeyRoutes: true },
+          })
+          config.providers = [
+            ...config.providers,
+            // Never contacted: every request below is refused or answered before discovery.
+            OIDC({
+              id: "corp",
+              issuer: "https://sso.example.test",
+              clientId: "app",
+              clientSecret: "s3cret-0123456789",
+              logout: { rpInitiated: true, backchannel: true },
+            }),
+          ]
+          return { a: mountedApp(config, (x) => x.use("/auth/*", ExpressAuth(config))), warnings }
+        }
+
+        it("signout-callback/:provider: a bad state lands on the app origin (the first request sets the base)", async () => {
+          const { a, warnings } = optInApp()
+          const res = await request(a).get("/auth/signout-callback/corp?state=not-a-jwe")
+          expect(res.status).toBe(302)
+          expect(res.headers.location).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+          expect(warnings).toContain("signout-state-invalid")
+          const providers = await request(a).get("/auth/providers")
+          expect(providers.body.credentials.signinUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/auth\/signin\/credentials$/)
+        })
+
+        it("backchannel-logout/:provider answers in the OAuth JSON error form, no-store", async () => {
+          const { a } = optInApp()
+          const res = await request(a).post("/auth/backchannel-logout/corp").type("form").send({})
+          expect(res.status).toBe(400)
+          expect(res.headers["cache-control"]).toBe("no-store")
+          expect(res.body).toEqual({
+            error: "invalid_request",
+            error_description: "exactly one logout_token is required",
+          })
+          const get = await request(a).get("/auth/backchannel-logout/corp")
+          expect(get.status).toBe(400)
+          expect(get.body.error).toBe("invalid_request")
+        })
+
+        it("sessions and sessions/revoke, passkeys and passkeys/rename reach their handlers", async () => {
+          const { a } = optInApp()
+          expect((await request(a).get("/auth/sessions")).body).toBeNull()
+          const jar = await signIn(a)
+          const listed = await request(a).get("/auth/sessions").set("Cookie", cookieHeader(jar))
+          expect(listed.status).toBe(200)
+          expect(listed.body).toEqual([expect.objectContaining({ current: true })])
+          const revoke = await request(a)
+            .post("/auth/sessions/revoke")
+            .set("Cookie", cookieHeader(jar))
+            .type("form")
+            .send({})
+          expect(revoke.status).toBe(403) // the handler's CSRF rule, not "Bad request."
+          expect(revoke.body).toEqual({ error: "MissingCSRF" })
+          const rename = await request(a)
+            .post("/auth/passkeys/rename")
+            .set("Cookie", cookieHeader(jar))
+            .type("form")
+            .send({})
+          expect(rename.status).toBe(403)
+          expect(rename.body).toEqual({ error: "MissingCSRF" })
+        })
       })
 
       it.each([

@@ -258,23 +258,25 @@ for (const [name, open, describeFor] of subjects) {
       const { app } = makeApp(subject.adapter, "jwt")
       const user = `jay-${randomSuffix()}`
       let a = await signIn(app, user, "A")
-      jest.setSystemTime(start + 60_000)
+      // GET /session re-issues a cookie once `updateAge` (one day) has passed since its iat (issue 16).
+      const day = 86_400_000
+      jest.setSystemTime(start + day + 60_000)
       const b = await signIn(app, user, "B")
       // A's cookie is re-issued (a new iat) one second before B's call.
-      jest.setSystemTime(start + 120_000)
+      jest.setSystemTime(start + day + 120_000)
       const refreshed = await session(app, a)
       a = cookieJar(a, refreshed.headers["set-cookie"])
       const aPayload = await decode({ token: a[COOKIE]!, secret: SECRET, salt: COOKIE })
-      expect(aPayload?.iat).toBe(Math.floor((start + 120_000) / 1000))
+      expect(aPayload?.iat).toBe(Math.floor((start + day + 120_000) / 1000))
 
-      jest.setSystemTime(start + 121_000)
+      jest.setSystemTime(start + day + 121_000)
       const others = await request(app).post("/my/sessions/others").set("Cookie", cookieHeader(b))
       expect(others.body).toBe(true)
       const newB = cookieJar(b, others.headers["set-cookie"])
       const bPayload = await decode({ token: newB[COOKIE]!, secret: SECRET, salt: COOKIE })
-      expect((bPayload?.__gh as { se: number }).se).toBe(start + 121_001)
+      expect((bPayload?.__gh as { se: number }).se).toBe(start + day + 121_001)
 
-      jest.setSystemTime(start + 122_000)
+      jest.setSystemTime(start + day + 122_000)
       const refused = await session(app, a)
       expect(refused.body).toBeNull()
       const lines = (refused.headers["set-cookie"] as unknown as string[]).filter((l) => l.startsWith(`${COOKIE}=`))

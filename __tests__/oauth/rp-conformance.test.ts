@@ -9,6 +9,7 @@ import type { OAuthSignInResult } from "../../lib/oauth"
 import type { OAuthConfig } from "../../lib/providers/types"
 import { OAuthProtocolError } from "../../lib/errors"
 import { Browser, followAuthorization } from "../fixtures/oauth/flow"
+import { fakeDateOnly } from "../fixtures/clock"
 import { startMisbehavingOp, type MisbehavingOp, type MisbehaviorCase } from "../fixtures/oauth/misbehaving-op"
 
 let op: MisbehavingOp
@@ -228,6 +229,35 @@ describe("Config RP", () => {
     expect(op.jwksFetches() - before).toBe(2)
     expect(await rejection(signIn(p))).toMatchObject({ code: "ERR_JWKS_NO_MATCHING_KEY" })
     expect(op.jwksFetches() - before).toBe(2)
+  })
+})
+
+describe("JWKS refetch throttle (next-wave C.1 step 3, C.2 rule 4)", () => {
+  afterEach(() => jest.useRealTimers())
+
+  test("an unknown kid refetches the JWKS at most once per 60 s, then again after", async () => {
+    const start = Date.now()
+    fakeDateOnly(start)
+    op.setCase("idt-unknown-kid")
+    const p = provider()
+    const before = op.jwksFetches()
+    expect(await rejection(signIn(p))).toMatchObject({ code: "ERR_JWKS_NO_MATCHING_KEY" })
+    expect(op.jwksFetches() - before).toBe(2) // the first download, and one refetch for the unknown kid
+    jest.setSystemTime(start + 59_000)
+    expect(await rejection(signIn(p))).toMatchObject({ code: "ERR_JWKS_NO_MATCHING_KEY" })
+    expect(op.jwksFetches() - before).toBe(2)
+    jest.setSystemTime(start + 60_001)
+    expect(await rejection(signIn(p))).toMatchObject({ code: "ERR_JWKS_NO_MATCHING_KEY" })
+    expect(op.jwksFetches() - before).toBe(3)
+    jest.setSystemTime(start + 90_000)
+    expect(await rejection(signIn(p))).toMatchObject({ code: "ERR_JWKS_NO_MATCHING_KEY" })
+    expect(op.jwksFetches() - before).toBe(3)
+    // A rotated key is picked up by that one refetch: sign-in works again once the throttle allows it.
+    op.setCase("oidcc-client-test-signing-key-rotation")
+    await op.rotateKeys()
+    jest.setSystemTime(start + 120_002)
+    expectProfile(await signIn(p))
+    expect(op.jwksFetches() - before).toBe(4)
   })
 })
 

@@ -1,20 +1,26 @@
 /**
  * The demo app: Express 5 with database sessions in a local SQLite file; credentials sign-in, OpenID Connect sign-in
- * with a local identity provider, and email sign-in through a development mailbox; a home page, a protected page and
- * a protected JSON API. Everything goes through one `Gatehouse(config)`: its `handlers` serve /auth, `auth` reads the
- * session, and the home page signs in and out server-side with `signIn`/`signOut`.
+ * with a local identity provider (and sign-out there too), and email sign-in through a development mailbox; a home
+ * page, a "Your sessions" page, a protected page and a protected JSON API. Everything goes through one
+ * `Gatehouse(config)`: its `handlers` serve /auth, `auth` reads the session, the home page signs in and out
+ * server-side with `signIn`/`signOut`, and the sessions page lists and ends sessions with `listSessions`,
+ * `revokeSession` and `revokeOtherSessions`.
  */
-import { timingSafeEqual } from "node:crypto"
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import path from "node:path"
 import express from "express"
-import { CredentialsSignin, Gatehouse, MissingCSRF, type AuthConfig } from "../../lib"
+import { CredentialsSignin, Gatehouse, MissingCSRF, type AuthConfig, type Session } from "../../lib"
 import { SQLiteAdapter } from "../../lib/adapters/sqlite"
 import Credentials from "../../lib/providers/credentials"
 import Passkey from "../../lib/providers/passkey"
+import { lifetimeInWords } from "../../lib/core/pages/verify-request"
+import type { SessionInfo } from "../../lib/core/session/manage"
 import { passkeyClientScript } from "./passkey-client"
-import { localIdpProvider } from "./local-idp"
+import { LOCAL_IDP_ID, localIdpProvider } from "./local-idp"
 import { createDevMailbox } from "./mailbox"
+import { escape, newNonce, renderPage, sendPage, timeElement } from "./pages"
+import { createSignInMethods, signInMethodLabel } from "./sign-in-methods"
 
 /** Where the demo keeps users and sessions: `$DEMO_DB`, else `.demo-data/gatehouse.sqlite` (`:memory:` for none). */
 export function demoDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -29,6 +35,9 @@ function openDatabase(file: string) {
 /** Sign-in emails of the demo land here (`/dev/mailbox`) instead of being sent. */
 export const mailbox = createDevMailbox()
 
+/** How each session was signed in to, for the home and sessions pages (in memory: a restart forgets it). */
+export const signInMethods = createSignInMethods()
+
 /** The demo login, printed when the server starts. */
 export const demoLogin = { username: "demo", password: "gatehouse" } as const
 
@@ -39,9 +48,22 @@ function same(a: unknown, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
+/**
+ * The demo's adapter: SQLite at `file`, watched by the mailbox (a consumed link shows "used") and by the sign-in
+ * methods (how each session began). The wrappers only watch; every call goes to the SQLite adapter.
+ *
+ * @example
+ * ```ts
+ * createApp({ ...authConfig, adapter: createDemoAdapter(":memory:") })
+ * ```
+ */
+export function createDemoAdapter(file: string = demoDatabasePath()) {
+  return signInMethods.watch(mailbox.watch(openDatabase(file)))
+}
+
 export const authConfig: AuthConfig = {
   // Database sessions: the cookie holds only a random token; the session row lives in SQLite.
-  adapter: openDatabase(demoDatabasePath()),
+  adapter: createDemoAdapter(),
   providers: [
     Credentials({
       name: "Demo account",
@@ -61,16 +83,70 @@ export const authConfig: AuthConfig = {
     // relying party is the origin the demo is served under (http://localhost:3000 is a secure context).
     Passkey({ relyingParty: { name: "Gatehouse demo" } }),
   ],
+  events: { signIn: (message) => signInMethods.signedIn(message) },
+  // After an email sign-in request: the demo's own "check your email" page, which points to the dev mailbox.
+  pages: { verifyRequest: "/check-email" },
 }
 
-const escape = (value: unknown) => String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+/** Where every sign-out of the demo lands: the home page, which then shows a fixed "You have been signed out". */
+export const SIGNED_OUT_URL = "/?signedOut=1"
 
-function layout(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}nav a{margin-right:1rem}</style>
-</head><body><nav><a href="/">Home</a><a href="/protected">Protected page</a><a href="/api/me">API: /api/me</a>
-<a href="/dev/mailbox">Dev mailbox</a></nav>
-<h1>${escape(title)}</h1>${body}</body></html>`
+// The demo's account forms carry a token bound to the session that rendered them: HMAC(key, public session id), the
+// key random per process. A form from another site cannot know it; one from an ended session no longer matches.
+const formKey = randomBytes(32)
+const formToken = (sessionId: string) => createHmac("sha256", formKey).update(sessionId).digest("base64url")
+const formTokenInput = (sessionId: string) =>
+  `<input type="hidden" name="csrfToken" value="${escape(formToken(sessionId))}">`
+
+/** A short device description from a User-Agent ("Chrome on Linux"), or "Unknown device". */
+export function describeUserAgent(userAgent: string | undefined): string {
+  if (!userAgent) return "Unknown device"
+  const browser = /Edg\//.test(userAgent)
+    ? "Edge"
+    : /Firefox\//.test(userAgent)
+      ? "Firefox"
+      : /Chrom(e|ium)\//.test(userAgent)
+        ? "Chrome"
+        : /Safari\//.test(userAgent)
+          ? "Safari"
+          : /^curl\//.test(userAgent)
+            ? "curl"
+            : undefined
+  const system = /Android/.test(userAgent)
+    ? "Android"
+    : /iPhone|iPad/.test(userAgent)
+      ? "iOS"
+      : /Windows/.test(userAgent)
+        ? "Windows"
+        : /Mac OS X|Macintosh/.test(userAgent)
+          ? "macOS"
+          : /Linux/.test(userAgent)
+            ? "Linux"
+            : undefined
+  if (browser && system) return `${browser} on ${system}`
+  return browser ?? system ?? "Unknown device"
+}
+
+/** The fixed notices of the sessions page, by the `done` query value (never the value itself). */
+const sessionNotices: ReadonlyMap<unknown, string> = new Map([
+  ["one", "That session was signed out."],
+  ["others", "Your other sessions were signed out."],
+])
+
+/** The issuer of a configured OpenID provider (for a link to its own pages), if it has one. */
+function issuerOf(config: AuthConfig, id: string): string | undefined {
+  const providers: readonly unknown[] = Array.isArray(config.providers) ? config.providers : []
+  for (const provider of providers) {
+    const p = provider as { id?: unknown; options?: { issuer?: unknown } }
+    if (p?.id === id && typeof p.options?.issuer === "string") return p.options.issuer
+  }
+  return undefined
+}
+
+function whoIs(session: Session): string {
+  const name = session.user?.name
+  const email = session.user?.email
+  return `<strong>${escape(name || email || "an unnamed user")}</strong>${name && email ? ` (${escape(email)})` : ""}`
 }
 
 /**
@@ -82,7 +158,9 @@ function layout(title: string, body: string): string {
  * ```
  */
 export function createApp(config: AuthConfig = authConfig): express.Express {
-  const { handlers, auth, signIn, signOut, requireAuth } = Gatehouse(config)
+  const { handlers, auth, signIn, signOut, requireAuth, listSessions, revokeSession, revokeOtherSessions } =
+    Gatehouse(config)
+  const idpIssuer = issuerOf(config, LOCAL_IDP_ID)
   const app = express()
   app.use(express.urlencoded({ extended: false }))
   app.use("/auth", handlers)
@@ -91,33 +169,79 @@ export function createApp(config: AuthConfig = authConfig): express.Express {
   app.get("/client/webauthn.js", (_req, res) => void res.type("text/javascript").send(passkeyClientScript()))
 
   // The home page's own form signs in server-side (POST /login below); the built-in page offers every provider.
-  const loginForm = `<form method="post" action="/login">
-<label>Username <input name="username" autocomplete="username" required></label>
-<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-<button>Sign in here</button></form>`
+  const loginForm = `<form class="login" method="post" action="/login">
+<label class="field-label" for="login-username">Username</label>
+<input class="field" id="login-username" name="username" autocomplete="username" required>
+<label class="field-label" for="login-password">Password</label>
+<input class="field" id="login-password" name="password" type="password" autocomplete="current-password" required>
+<button class="button">Sign in here</button></form>`
+
+  /** The request user's sessions and the current one, or null without a session. */
+  const sessionsOf = async (req: express.Request, res: express.Response) => {
+    const sessions = await listSessions(req, res)
+    if (!sessions) return null
+    return { sessions, current: sessions.find((s) => s.current) }
+  }
 
   app.get(
     "/",
-    auth((req, res) => {
+    auth(async (req, res) => {
       const session = req.auth
-      const body = session
-        ? `<p>Signed in as <strong>${escape(session.user?.name ?? session.user?.email)}</strong>${
-            session.user?.name && session.user.email ? ` (${escape(session.user.email)})` : ""
-          }.</p>
-         <p><button id="add-passkey" type="button">Add a passkey</button> <span id="passkey-status"></span></p>
-         <script type="module">
-           document.getElementById("add-passkey").addEventListener("click", async () => {
-             const { registerPasskey } = await import("/client/webauthn.js")
-             const result = await registerPasskey({ redirect: false })
-             document.getElementById("passkey-status").textContent = result.ok
-               ? "Passkey added: sign out and sign back in with it."
-               : "No passkey added (" + result.error + ")."
-           })
-         </script>
-         <p><a href="/auth/signout">Sign out</a> on the built-in page, or here:</p>
-         <form method="post" action="/logout"><button>Sign out here</button></form>`
-        : `<p>You are not signed in.</p><p><a href="/auth/signin">Sign in</a> on the built-in page, or here:</p>${loginForm}`
-      res.type("html").send(layout("Gatehouse demo", body))
+      // The banner is one fixed sentence shown for one fixed flag: nothing of the query reaches the page.
+      const banner =
+        !session && req.query.signedOut === "1"
+          ? '<div class="notice" role="status"><p>You have been signed out.</p></div>'
+          : ""
+      if (!session) {
+        const body = `${banner}<p>You are not signed in.</p>
+<div class="actions"><a class="button" href="/auth/signin">Sign in</a></div>
+<p class="muted">The built-in sign-in page offers every way in: the demo account, the local identity provider, an
+email link (it lands in the <a href="/dev/mailbox">dev mailbox</a>) and passkeys. Or use the demo account here:</p>
+${loginForm}`
+        sendPage(res, renderPage({ title: "Gatehouse demo", path: "/", body }))
+        return
+      }
+      const listed = await sessionsOf(req, res)
+      const method = listed?.current ? signInMethods.of(listed.current.id) : undefined
+      const since = listed?.current?.createdAt
+      const how = method
+        ? `You signed in with ${escape(signInMethodLabel(method))}${
+            since ? `, ${timeElement(since * 1000, Date.now())}` : ""
+          }.`
+        : "This session began before the demo last restarted, so the demo no longer knows how you signed in."
+      const others = (listed?.sessions.length ?? 1) - 1
+      const federated =
+        method === LOCAL_IDP_ID
+          ? `<form method="post" action="/logout"><input type="hidden" name="federated" value="1">
+<button class="button secondary">Sign out and end the session at the provider too</button></form>`
+          : ""
+      const atProvider =
+        method === LOCAL_IDP_ID && idpIssuer
+          ? `<p class="muted">Or end your session at the provider itself, on <a href="${escape(idpIssuer)}/session/end">its
+sign-out page</a>: it tells the demo through back-channel logout, and this session ends too.</p>`
+          : ""
+      const nonce = newNonce()
+      const body = `<p>Signed in as ${whoIs(session)}.</p>
+<p class="muted">${how} The session is a row in the demo's SQLite database (database sessions); your browser holds only
+its random token.</p>
+<div class="actions"><a class="button secondary" href="/account/sessions">Your sessions${
+        others > 0 ? ` (${others + 1})` : ""
+      }</a><button class="button secondary" id="add-passkey" type="button">Add a passkey</button></div>
+<p id="passkey-status" role="status"></p>
+<h2>Sign out</h2>
+<div class="actions"><form method="post" action="/logout"><button class="button">Sign out</button></form>${federated}</div>
+<p class="muted">Or use the built-in <a href="/auth/signout?callbackUrl=${encodeURIComponent(SIGNED_OUT_URL)}">sign-out
+page</a>.</p>${atProvider}
+<script type="module" nonce="${escape(nonce)}">
+  document.getElementById("add-passkey").addEventListener("click", async () => {
+    const { registerPasskey } = await import("/client/webauthn.js")
+    const result = await registerPasskey({ redirect: false })
+    document.getElementById("passkey-status").textContent = result.ok
+      ? "Passkey added: sign out and sign back in with it."
+      : "No passkey added (" + result.error + ")."
+  })
+</script>`
+      sendPage(res, renderPage({ title: "Gatehouse demo", path: "/", body }), { nonce })
     }),
   )
 
@@ -126,26 +250,123 @@ export function createApp(config: AuthConfig = authConfig): express.Express {
     const { username, password } = req.body as Record<string, string | undefined>
     signIn(req, res, "credentials", { username, password, redirectTo: "/protected" }).catch((error: unknown) => {
       if (!(error instanceof CredentialsSignin)) return next(error)
-      res
-        .status(401)
-        .type("html")
-        .send(layout("Sign in", `<p>Wrong username or password.</p>${loginForm}`))
+      const body = `<div class="error" role="alert"><p>Wrong username or password.</p></div>${loginForm}`
+      sendPage(res, renderPage({ title: "Sign in", body }), { status: 401 })
     })
   })
 
+  // Sign-out: local by default; `federated=1` also ends the session at the identity provider the user signed in
+  // with (RP-initiated logout), which then sends the browser back through /auth/signout-callback/local-idp.
   app.post("/logout", (req, res, next) => {
-    signOut(req, res, { redirectTo: "/" }).catch(next)
+    const federated = (req.body as Record<string, unknown> | undefined)?.federated === "1"
+    signOut(req, res, { redirectTo: SIGNED_OUT_URL, federated }).catch(next)
+  })
+
+  app.get("/check-email", (_req, res) => {
+    const lifetime = lifetimeInWords(mailbox.provider.maxAge ?? 600)
+    const body = `<p>A sign-in link is on its way. This demo sends no email: the message is in the development mailbox.</p>
+<div class="actions"><a class="button" href="/dev/mailbox">Open the dev mailbox</a></div>
+<p class="muted">The link is valid for ${escape(lifetime)} and works once.</p>`
+    sendPage(res, renderPage({ title: "Check your email", body }))
   })
 
   app.get("/protected", requireAuth(), (_req, res) => {
     const user = res.locals.session?.user
-    res
-      .type("html")
-      .send(layout("Protected page", `<p>Only signed-in users see this, ${escape(user?.name ?? user?.email)}.</p>`))
+    const body = `<p>Only signed-in users see this, ${escape(user?.name || user?.email)}.</p>`
+    sendPage(res, renderPage({ title: "Protected page", path: "/protected", body }))
   })
 
   app.get("/api/me", requireAuth(), (_req, res) => {
     res.json(res.locals.session)
+  })
+
+  const sessionItem = (info: SessionInfo, current: SessionInfo, now: number): string => {
+    const method = signInMethods.of(info.id)
+    const facts = [
+      method ? `signed in with ${escape(signInMethodLabel(method))}` : undefined,
+      info.createdAt ? `since ${timeElement(info.createdAt * 1000, now)}` : undefined,
+      info.lastActiveAt ? `last seen ${timeElement(info.lastActiveAt * 1000, now)}` : undefined,
+      `expires ${timeElement(info.expires * 1000, now)}`,
+    ].filter(Boolean)
+    const action = info.current
+      ? `<form method="post" action="/logout"><button class="button secondary">Sign out</button></form>`
+      : `<form method="post" action="/account/sessions/revoke">${formTokenInput(current.id)}
+<input type="hidden" name="id" value="${escape(info.id)}"><button class="button secondary">Sign out</button></form>`
+    return `<li class="session"><p><strong>${escape(describeUserAgent(info.userAgent))}</strong>${
+      info.current ? '<span class="badge current">This device</span>' : ""
+    }</p><p class="muted">${facts.join(" · ")}</p>${
+      info.userAgent ? `<p class="muted"><code>${escape(info.userAgent)}</code></p>` : ""
+    }<div class="inline">${action}</div></li>`
+  }
+
+  app.get("/account/sessions", requireAuth(), async (req, res, next) => {
+    try {
+      const listed = await sessionsOf(req, res)
+      if (!listed?.current) {
+        res.redirect(303, "/auth/signin")
+        return
+      }
+      const { sessions, current } = listed
+      const done = sessionNotices.get(req.query.done)
+      const notice = done ? `<div class="notice" role="status"><p>${escape(done)}</p></div>` : ""
+      const others = sessions.length - 1
+      const now = Date.now()
+      const signOutOthers =
+        others > 0
+          ? `<div class="actions"><form method="post" action="/account/sessions/revoke-others">${formTokenInput(current.id)}
+<button class="button">Sign out other devices</button></form></div>`
+          : '<p class="muted">This is your only session.</p>'
+      const body = `${notice}<p>You have ${sessions.length} active ${sessions.length === 1 ? "session" : "sessions"}.
+Each browser or device you signed in with has its own; signing one out ends it on its next request.</p>
+${signOutOthers}<ol class="list">${sessions.map((s) => sessionItem(s, current, now)).join("")}</ol>`
+      sendPage(res, renderPage({ title: "Your sessions", path: "/account/sessions", body }))
+    } catch (error) {
+      next(error)
+    }
+  })
+
+  /** Checks the account form's token against the request's session; answers 403 (nothing changed) when it fails. */
+  const checkForm = async (req: express.Request, res: express.Response): Promise<SessionInfo | null> => {
+    const site = req.get("sec-fetch-site")
+    const token = (req.body as Record<string, unknown> | undefined)?.csrfToken
+    const listed = await sessionsOf(req, res)
+    const current = listed?.current
+    const expected = current ? formToken(current.id) : undefined
+    if ((site && site !== "same-origin" && site !== "none") || !expected || !same(token, expected)) {
+      const body =
+        '<div class="error" role="alert"><p>This form has expired or was sent from another site; nothing was ' +
+        'changed.</p></div><p><a href="/account/sessions">Back to your sessions</a></p>'
+      sendPage(res, renderPage({ title: "Nothing changed", body }), { status: 403 })
+      return null
+    }
+    return current!
+  }
+
+  app.post("/account/sessions/revoke", requireAuth(), async (req, res, next) => {
+    try {
+      if (!(await checkForm(req, res))) return
+      const id = (req.body as Record<string, unknown>).id
+      if (typeof id !== "string" || !(await revokeSession(req, res, id))) {
+        const body =
+          '<div class="error" role="alert"><p>No such session: it may have ended already.</p></div>' +
+          '<p><a href="/account/sessions">Back to your sessions</a></p>'
+        sendPage(res, renderPage({ title: "Session not found", body }), { status: 404 })
+        return
+      }
+      res.redirect(303, "/account/sessions?done=one")
+    } catch (error) {
+      next(error)
+    }
+  })
+
+  app.post("/account/sessions/revoke-others", requireAuth(), async (req, res, next) => {
+    try {
+      if (!(await checkForm(req, res))) return
+      await revokeOtherSessions(req, res)
+      res.redirect(303, "/account/sessions?done=others")
+    } catch (error) {
+      next(error)
+    }
   })
 
   // signIn/signOut throw MissingCSRF for a post from another site: nothing was written, answer 403.

@@ -1,8 +1,10 @@
 /** The demo's development mailbox: sign-in emails are kept in memory, logged, and listed on a page. No SMTP needed. */
 import { Router } from "express"
+import type { Adapter } from "../../lib/adapters/types"
 import Email from "../../lib/providers/email"
 import { signInMessage } from "../../lib/providers/internal/email-message"
 import type { EmailConfig, SendVerificationRequestParams } from "../../lib/providers/types"
+import { demoCsp, escape, renderPage, timeElement } from "./pages"
 
 /** One message the mailbox received. */
 export interface DevMailMessage {
@@ -11,6 +13,10 @@ export interface DevMailMessage {
   url: string
   text: string
   sentAt: Date
+  /** When the link stops working. */
+  expires: Date
+  /** When the link was used (its token consumed), if it was. */
+  usedAt?: Date
 }
 
 export interface DevMailboxOptions {
@@ -18,7 +24,12 @@ export interface DevMailboxOptions {
   limit?: number
   /** Where the "Sign-in link for …" line goes. Default `console.log`. */
   log?: (line: string) => void
+  /** The clock, in epoch milliseconds (tests inject one). Default `Date.now`. */
+  now?: () => number
 }
+
+/** The part of an adapter the mailbox watches: consuming a sign-in token marks its message used. */
+type TokenConsumer = Pick<Adapter, "useVerificationToken">
 
 export interface DevMailbox {
   /** An `Email` provider (id `email`) whose messages land here instead of being sent. */
@@ -27,24 +38,57 @@ export interface DevMailbox {
   router: Router
   /** The kept messages, newest first. */
   messages(): readonly DevMailMessage[]
+  /**
+   * Wraps an adapter so that a consumed sign-in token marks its message "used" (matched by address and expiry: the
+   * mailbox never sees the stored hash). Everything else is the adapter itself.
+   */
+  watch<A extends TokenConsumer>(adapter: A): A
 }
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+type LinkState = "valid" | "used" | "expired"
 
-function page(messages: readonly DevMailMessage[]): string {
-  const items = messages
-    .map(
-      (m) => `<li><p><strong>${escape(m.subject)}</strong> to <code>${escape(m.to)}</code>
-<time datetime="${escape(m.sentAt.toISOString())}">${escape(m.sentAt.toISOString())}</time></p>
-<p><a href="${escape(m.url)}">Sign in as ${escape(m.to)}</a></p><pre>${escape(m.text)}</pre></li>`,
-    )
-    .join("\n")
-  const body = items ? `<ol>${items}</ol>` : "<p>No messages yet. Sign in with Email to receive one.</p>"
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Development mailbox</title>
-<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:3rem auto;padding:0 1rem}pre{white-space:pre-wrap;word-break:break-all;background:#f4f4f4;padding:.5rem}</style>
-</head><body><h1>Development mailbox</h1>
-<p>Sign-in emails of this demo land here instead of being sent. Never expose this page in production.</p>
-${body}</body></html>`
+function stateOf(message: DevMailMessage, now: number): LinkState {
+  if (message.usedAt) return "used"
+  return message.expires.valueOf() <= now ? "expired" : "valid"
+}
+
+const badgeText: Record<LinkState, string> = { valid: "Valid", used: "Used", expired: "Expired" }
+
+function item(m: DevMailMessage, now: number): string {
+  const state = stateOf(m, now)
+  const when =
+    state === "used"
+      ? `used ${timeElement(m.usedAt!, now)}`
+      : state === "expired"
+        ? `expired ${timeElement(m.expires, now)}`
+        : `expires ${timeElement(m.expires, now)}`
+  // A used or expired link is shown as text: following it would only end on an error page.
+  const link =
+    state === "valid"
+      ? `<a href="${escape(m.url)}">Sign in as ${escape(m.to)}</a>`
+      : `<span class="muted">Sign in as ${escape(m.to)} (no longer works)</span>`
+  return (
+    `<li class="message ${state}"><p><strong>${escape(m.subject)}</strong>` +
+    `<span class="badge ${state}">${badgeText[state]}</span></p>` +
+    `<p class="muted">To <code>${escape(m.to)}</code>, sent ${timeElement(m.sentAt, now)}; ${when}.</p>` +
+    `<p>${link}</p><details><summary>Message text</summary><pre>${escape(m.text)}</pre></details></li>`
+  )
+}
+
+function page(messages: readonly DevMailMessage[], now: number): string {
+  const list = messages.length
+    ? `<ol class="list">${messages.map((m) => item(m, now)).join("")}</ol>`
+    : '<p class="muted">No messages yet. Sign in with Email on the <a href="/auth/signin">sign-in page</a> to ' +
+      "receive one.</p>"
+  return renderPage({
+    title: "Development mailbox",
+    path: "/dev/mailbox",
+    body:
+      '<p class="muted">Sign-in emails of this demo land here instead of being sent. Never expose this page in ' +
+      "production.</p>" +
+      list +
+      '<p class="back"><a href="/">Back to the demo</a></p>',
+  })
 }
 
 /**
@@ -61,11 +105,12 @@ ${body}</body></html>`
 export function createDevMailbox(options: DevMailboxOptions = {}): DevMailbox {
   const limit = Math.max(1, options.limit ?? 20)
   const log = options.log ?? ((line: string) => console.log(line))
+  const now = options.now ?? Date.now
   const inbox: DevMailMessage[] = []
 
-  const sendVerificationRequest = ({ identifier, url, theme }: SendVerificationRequestParams) => {
+  const sendVerificationRequest = ({ identifier, url, theme, expires }: SendVerificationRequestParams) => {
     const { subject, text } = signInMessage({ url, theme })
-    inbox.unshift({ to: identifier, subject, url, text, sentAt: new Date() })
+    inbox.unshift({ to: identifier, subject, url, text, sentAt: new Date(now()), expires: new Date(expires) })
     inbox.length = Math.min(inbox.length, limit)
     log(`Sign-in link for ${identifier}: ${url}`)
   }
@@ -81,15 +126,36 @@ export function createDevMailbox(options: DevMailboxOptions = {}): DevMailbox {
         "Cache-Control": "no-store",
         // The page holds live sign-in links: do not leak them to the next site in a Referer.
         "Referrer-Policy": "no-referrer",
-        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+        "Content-Security-Policy": demoCsp(),
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
       })
       .type("html")
-      .send(page(inbox))
+      .send(page(inbox, now()))
   })
+
+  const markUsed = (identifier: string, expires: Date) => {
+    const at = new Date(expires).valueOf()
+    const message = inbox.find((m) => m.to === identifier && m.expires.valueOf() === at && !m.usedAt)
+    // A token consumed after it expired signed nobody in: the message stays "expired".
+    if (message && at > now()) message.usedAt = new Date(now())
+  }
 
   return {
     provider: Email({ id: "email", name: "Email", sendVerificationRequest }),
     router,
     messages: () => [...inbox],
+    watch: <A extends TokenConsumer>(adapter: A): A => {
+      const use = adapter.useVerificationToken
+      if (!use) return adapter
+      return {
+        ...adapter,
+        useVerificationToken: async (params: { identifier: string; token: string }) => {
+          const consumed = await use(params)
+          if (consumed) markUsed(consumed.identifier, consumed.expires)
+          return consumed
+        },
+      }
+    },
   }
 }

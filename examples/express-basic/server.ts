@@ -1,11 +1,12 @@
 /**
  * Starts the demo on port 3000 (or $PORT) and its local identity provider on 127.0.0.1:3001 (or $DEMO_IDP_PORT):
  * `npm run demo`. A port that is taken ends the demo with a message naming the variable to change, and exit code 1.
+ * Either may be 0 (a free port): the app's real port is registered at the IdP, and the IdP's real port is given to
+ * the app, which is loaded only then.
  */
-import type { Server } from "node:http"
+import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { app, demoLogin } from "./app"
-import { localIdpPort, startLocalIdp } from "./local-idp"
+import { LOCAL_IDP_ID, localIdpPort, startLocalIdp } from "./local-idp"
 
 /** `$PORT` as a port number (default 3000), or a clear error. */
 export function demoPort(env: NodeJS.ProcessEnv = process.env): number {
@@ -29,7 +30,7 @@ function listenError(error: NodeJS.ErrnoException, what: string, port: number, v
 
 function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port)
+    const server = createServer().listen(port)
     server.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, "the demo app", port, "PORT")))
     server.once("listening", () => resolve(server))
   })
@@ -37,19 +38,24 @@ function listen(port: number): Promise<Server> {
 
 async function main(): Promise<void> {
   const port = demoPort()
-  // The IdP must be up before the app takes requests: the sign-in button discovers it on first use.
   const idpPort = localIdpPort()
+  // The app's port first, so the IdP registers the real one in its redirect, post-logout and back-channel URIs.
+  const server = await listen(port)
+  const appPort = (server.address() as AddressInfo).port
   const idp = await startLocalIdp({
     port: idpPort,
-    appOrigins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
-  }).catch((error: NodeJS.ErrnoException) => {
+    appOrigins: [`http://localhost:${appPort}`, `http://127.0.0.1:${appPort}`],
+    backchannelLogoutUri: `http://127.0.0.1:${appPort}/auth/backchannel-logout/${LOCAL_IDP_ID}`,
+  }).catch(async (error: NodeJS.ErrnoException) => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
     throw listenError(error, "the local identity provider", idpPort, "DEMO_IDP_PORT")
   })
-  const server = await listen(port).catch(async (error: unknown) => {
-    await idp.close()
-    throw error
-  })
-  const url = `http://localhost:${(server.address() as AddressInfo).port}`
+  // The app reads the IdP's address (DEMO_IDP_PORT) when it is loaded.
+  process.env.DEMO_IDP_PORT = String(idp.port)
+  const { app, demoLogin } = await import("./app")
+  server.on("request", app)
+  const url = `http://localhost:${appPort}`
   console.log(`Gatehouse demo running at ${url}`)
   console.log(`Sign in with username "${demoLogin.username}" and password "${demoLogin.password}"`)
   console.log(`or with the local identity provider at ${idp.issuer} (any login and password)`)

@@ -1,5 +1,6 @@
 // In-memory adapter for tests and demos: everything lives in Maps of this process and is lost on exit.
 import type {
+  AccountTokenAdapter,
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
@@ -36,7 +37,7 @@ const tokenId = (t: { identifier: string; token: string }): string => JSON.strin
  * app.use("/auth", ExpressAuth({ adapter: MemoryAdapter(), providers: [GitHub] }))
  * ```
  */
-export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter {
+export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & AccountTokenAdapter {
   const users = new Map<string, AdapterUser>()
   const emails = new Map<string, string>()
   const accounts = new Map<string, AdapterAccount>()
@@ -119,6 +120,21 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter {
     async getAccount(providerAccountId, provider) {
       const stored = accounts.get(accountId({ provider, providerAccountId }))
       return stored ? clone(stored) : null
+    },
+    async updateAccountTokens(key, patch, options = {}) {
+      const id = accountId(key)
+      const stored = accounts.get(id)
+      if (!stored) return null
+      const expected = options.expectedRefreshToken
+      if (expected !== undefined && (stored.refresh_token ?? null) !== expected) return null
+      const next: Record<string, unknown> = { ...stored }
+      for (const [column, value] of Object.entries(patch)) {
+        if (value === undefined) continue
+        if (value === null) delete next[column]
+        else next[column] = value
+      }
+      accounts.set(id, next as AdapterAccount)
+      return clone(next as AdapterAccount)
     },
 
     async createSession(session) {

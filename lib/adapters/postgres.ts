@@ -1,6 +1,6 @@
 // PostgreSQL adapter on `pg`: foreign keys with cascades, one query per session check, transactions when asked.
 import type { Pool, PoolClient } from "pg"
-import type { Adapter } from "./types"
+import type { AccountKey, AccountTokenAdapter, AccountTokenPatch, Adapter } from "./types"
 import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound } from "./internal/models"
 import {
   accountFromRow,
@@ -11,7 +11,9 @@ import {
   AUTHENTICATOR_INSERT_COLUMNS,
   sessionExtras,
   sessionFromRow,
+  sessionIdp,
   tokenFromRow,
+  tokenPatchSql,
   userFromRow,
   userPatch,
   userValues,
@@ -31,20 +33,21 @@ export interface PostgresAdapterOptions {
 }
 
 /** The PostgreSQL adapter: every `Adapter` method, plus `transaction()` for writes that must succeed together. */
-export type PostgresAdapterInstance = Required<Adapter> & {
-  /**
-   * Runs `fn` with an adapter bound to one connection inside `BEGIN … COMMIT`; a rejection rolls everything back.
-   *
-   * @example
-   * ```ts
-   * await adapter.transaction(async (tx) => {
-   *   const user = await tx.createUser(newUser)
-   *   await tx.linkAccount({ ...account, userId: user.id })
-   * })
-   * ```
-   */
-  transaction<T>(fn: (tx: Required<Adapter>) => Promise<T>): Promise<T>
-}
+export type PostgresAdapterInstance = Required<Adapter> &
+  AccountTokenAdapter & {
+    /**
+     * Runs `fn` with an adapter bound to one connection inside `BEGIN … COMMIT`; a rejection rolls everything back.
+     *
+     * @example
+     * ```ts
+     * await adapter.transaction(async (tx) => {
+     *   const user = await tx.createUser(newUser)
+     *   await tx.linkAccount({ ...account, userId: user.id })
+     * })
+     * ```
+     */
+    transaction<T>(fn: (tx: Required<Adapter>) => Promise<T>): Promise<T>
+  }
 
 type Queryable = Pick<Pool | PoolClient, "query">
 
@@ -60,7 +63,7 @@ function translate(error: unknown, userId: unknown, unique: () => Error): never 
   throw error
 }
 
-function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<Adapter> {
+function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<Adapter> & AccountTokenAdapter {
   const one = async <R>(sql: string, values: unknown[]): Promise<R | null> => {
     const result = await db.query(sql, values)
     return (result.rows[0] as R | undefined) ?? null
@@ -150,13 +153,36 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
       )
       return row ? accountFromRow(row) : null
     },
+    // Refresh-token rotation: one conditional UPDATE, so of two writers holding the same old token one wins.
+    async updateAccountTokens(
+      key: AccountKey,
+      patch: AccountTokenPatch,
+      options: { expectedRefreshToken?: string | null } = {},
+    ) {
+      const { set, values } = tokenPatchSql(patch, (i) => `$${i}`, 2)
+      const expected = options.expectedRefreshToken
+      const cas = expected === undefined ? "" : ` AND refresh_token IS NOT DISTINCT FROM $${values.length + 3}`
+      const row = await one<AccountRow>(
+        set
+          ? `UPDATE ${s}.accounts SET ${set} WHERE provider = $1 AND provider_account_id = $2${cas} RETURNING *`
+          : `SELECT * FROM ${s}.accounts WHERE provider = $1 AND provider_account_id = $2`,
+        [
+          key.provider,
+          key.providerAccountId,
+          ...(set ? values : []),
+          ...(set && expected !== undefined ? [expected] : []),
+        ],
+      )
+      return row ? accountFromRow(row) : null
+    },
 
     async createSession(session) {
       try {
         const row = await one<SessionRow>(
-          `INSERT INTO ${s}.sessions (session_token, user_id, expires, created_at, last_active_at, user_agent, ip)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-          [session.sessionToken, session.userId, session.expires, ...sessionExtras(session)],
+          `INSERT INTO ${s}.sessions (session_token, user_id, expires, created_at, last_active_at, user_agent, ip,
+             provider, idp_sid, idp_sub, auth_time)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+          [session.sessionToken, session.userId, session.expires, ...sessionExtras(session), ...sessionIdp(session)],
         )
         return sessionFromRow(row as SessionRow)
       } catch (error) {
@@ -167,7 +193,7 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
       // One query per session check.
       const row = await one<SessionRow & UserRow>(
         `SELECT s.session_token, s.user_id, s.expires, s.created_at, s.last_active_at, s.user_agent, s.ip,
-                  u.id, u.name, u.email, u.email_verified, u.image, u.extra
+                  s.provider, s.idp_sid, s.idp_sub, s.auth_time, u.id, u.name, u.email, u.email_verified, u.image, u.extra
            FROM ${s}.sessions s JOIN ${s}.users u ON u.id = s.user_id WHERE s.session_token = $1`,
         [sessionToken],
       )
@@ -201,6 +227,16 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
         [userId, exceptToken ?? null],
       )
       return result.rowCount ?? 0
+    },
+    async deleteSessionsByIdp({ provider, idpSid, idpSub }) {
+      if (idpSid === undefined && idpSub === undefined) return []
+      const result = await db.query(
+        `DELETE FROM ${s}.sessions
+           WHERE provider = $1 AND ($2::text IS NULL OR idp_sid = $2) AND ($3::text IS NULL OR idp_sub = $3)
+           RETURNING *`,
+        [provider, idpSid ?? null, idpSub ?? null],
+      )
+      return result.rows.map((row) => sessionFromRow(row as SessionRow))
     },
 
     async createVerificationToken(token) {

@@ -1,6 +1,8 @@
 // Redis adapter on ioredis: records as JSON under a key prefix, indexes kept in step by Lua scripts, TTLs on expiry.
+import { createHash } from "node:crypto"
 import type Redis from "ioredis"
 import type {
+  AccountTokenAdapter,
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
@@ -10,6 +12,7 @@ import type {
 } from "./types"
 import { conflict, copyAuthenticator, copySession, emailKey, missingUser, newUserId, notFound } from "./internal/models"
 import type { AccountKey } from "./internal/models"
+import { TOKEN_COLUMNS } from "./internal/rows"
 import * as lua from "./redis/scripts"
 import { RedisStore } from "../store/redis"
 
@@ -35,6 +38,8 @@ const reviveAccount = (json: string): AdapterAccount => JSON.parse(json) as Adap
 const reviveAuthenticator = (json: string): AdapterAuthenticator =>
   copyAuthenticator(JSON.parse(json) as AdapterAuthenticator)
 
+const sha256 = (value: string): string => createHash("sha256").update(value).digest("hex")
+
 const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null))
 
@@ -42,9 +47,12 @@ const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
  * Creates an adapter on an ioredis client. Keys (all under `prefix`): `user:<id>`, `email:<lower-cased email>`,
  * `account:<provider>:<providerAccountId>` (URI-encoded parts), `session:<token>`, `vt:<identifier>:<token>`,
  * `authenticator:<credentialID>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
- * `user-authenticators:<id>`. Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one
- * is simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
- * `useVerificationToken` is one `GETDEL` on a key built from identifier and token. Needs Redis 6.2+; not for Cluster.
+ * `user-authenticators:<id>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
+ * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
+ * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
+ * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
+ * `useVerificationToken` is one `GETDEL` on a key built from identifier and token; `updateAccountTokens` swaps the
+ * account record only while it is still the one read. Needs Redis 6.2+; not for Cluster.
  *
  * @example
  * ```ts
@@ -54,7 +62,10 @@ const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
  * app.use("/auth", ExpressAuth({ adapter, providers: [GitHub] }))
  * ```
  */
-export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): Required<Adapter> {
+export function RedisAdapter(
+  client: Redis,
+  options: RedisAdapterOptions = {},
+): Required<Adapter> & AccountTokenAdapter {
   const p = options.prefix ?? "gatehouse:"
   // ioredis reports a lost connection as an "error" event and reconnects by itself; commands issued meanwhile wait
   // (bounded by the core's adapterTimeout) or reject. This listener keeps an unheard event from being printed as
@@ -70,6 +81,11 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     authenticator: (id: string) => `${p}authenticator:${id}`,
     accountsOf: (id: string) => `${p}user-accounts:${id}`,
     sessionsOf: (id: string) => `${p}user-sessions:${id}`,
+    // Back-channel logout indexes: the OP's session id and subject are hashed, so key names never hold them raw.
+    idpSid: (provider: string, sid: string) => `${p}idp-sid:${enc(provider)}:${sha256(sid)}`,
+    idpSub: (provider: string, sub: string) => `${p}idp-sub:${enc(provider)}:${sha256(sub)}`,
+    // Named in place of an index a session does not join; never written.
+    idpNone: `${p}idp-none`,
     authenticatorsOf: (id: string) => `${p}user-authenticators:${id}`,
   }
   const emailIndex = (email: unknown): string => {
@@ -162,13 +178,46 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       return json === null ? null : reviveAccount(json)
     },
 
+    // Refresh-token rotation (next-wave D.1 step 6): the refresh token is compared on the record just read, and the
+    // record is written by a Lua compare-and-swap on that exact JSON, so of two writers holding the same old token
+    // only one wins. A record changed meanwhile for another reason is read again and compared again.
+    async updateAccountTokens(account, patch, opts = {}) {
+      const k = key.account(account)
+      const expected = opts.expectedRefreshToken
+      for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+        const current = await client.get(k)
+        if (current === null) return null
+        const next = JSON.parse(current) as Record<string, unknown>
+        if (expected !== undefined && (next.refresh_token ?? null) !== expected) return null
+        for (const column of TOKEN_COLUMNS) {
+          const value = patch[column]
+          if (value === null) delete next[column]
+          else if (value !== undefined) next[column] = value
+        }
+        const json = JSON.stringify(next)
+        const status = await lua.run(client, lua.SWAP_ACCOUNT, [k], [current, json])
+        if (status === "missing") return null
+        if (status === "ok") return reviveAccount(json)
+      }
+      throw new Error("Account token update kept conflicting", { cause: { provider: account.provider } })
+    },
+
     async createSession(session) {
       const stored = copySession(session)
+      const provider = stored.provider ?? ""
+      const bySid = provider !== "" && stored.idpSid !== undefined && stored.idpSid !== null
+      const bySub = provider !== "" && stored.idpSub !== undefined && stored.idpSub !== null
       const status = await lua.run(
         client,
-        lua.CREATE_OWNED,
-        [key.user(stored.userId), key.session(stored.sessionToken), key.sessionsOf(stored.userId)],
-        [JSON.stringify(stored), pxat(stored.expires)],
+        lua.CREATE_SESSION,
+        [
+          key.user(stored.userId),
+          key.session(stored.sessionToken),
+          key.sessionsOf(stored.userId),
+          bySid ? key.idpSid(provider, stored.idpSid as string) : key.idpNone,
+          bySub ? key.idpSub(provider, stored.idpSub as string) : key.idpNone,
+        ],
+        [JSON.stringify(stored), pxat(stored.expires), bySid ? "1" : "", bySub ? "1" : ""],
       )
       expectOk(status, stored.userId, () => new Error("Session token already exists"))
       return copySession(stored)
@@ -206,6 +255,12 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     async deleteSessions({ userId, exceptToken }) {
       const keep = exceptToken === undefined ? "" : key.session(exceptToken)
       return Number(await lua.run(client, lua.DELETE_SESSIONS, [key.sessionsOf(userId)], [keep]))
+    },
+    async deleteSessionsByIdp({ provider, idpSid, idpSub }) {
+      if (idpSid === undefined && idpSub === undefined) return []
+      const index = idpSid !== undefined ? key.idpSid(provider, idpSid) : key.idpSub(provider, idpSub as string)
+      const list = await lua.run(client, lua.DELETE_SESSIONS_BY_IDP, [index], [p, provider, idpSid ?? "", idpSub ?? ""])
+      return Array.isArray(list) ? list.map((json) => reviveSession(String(json))) : []
     },
 
     async createVerificationToken(token) {

@@ -2,7 +2,7 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- better-sqlite3 ships no types; this shim types its constructor
 /// <reference path="./sqlite/better-sqlite3.d.ts" />
 import BetterSqlite3 from "better-sqlite3"
-import type { Adapter, AdapterUser, IdpSessionAdapter } from "./types"
+import type { AccountTokenAdapter, Adapter, AdapterUser, IdpSessionAdapter } from "./types"
 import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound, parseExtra } from "./internal/models"
 import {
   accountFromRow,
@@ -14,6 +14,7 @@ import {
   sessionExtras,
   sessionFromRow,
   tokenFromRow,
+  tokenPatchSql,
   userFromRow,
   userPatch,
   userValues,
@@ -64,7 +65,7 @@ function isConstraint(error: unknown, kind: "UNIQUE" | "PRIMARYKEY" | "FOREIGNKE
  */
 export function SQLiteAdapter(
   dbOrPath: SQLiteDatabase | string = DEFAULT_SQLITE_PATH,
-): Required<Adapter> & IdpSessionAdapter {
+): Required<Adapter> & IdpSessionAdapter & AccountTokenAdapter {
   const db: SQLiteDatabase = typeof dbOrPath === "string" ? new BetterSqlite3(dbOrPath) : dbOrPath
   db.exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;")
   db.exec(SQLITE_SCHEMA)
@@ -103,7 +104,7 @@ export function SQLiteAdapter(
     deleteSessionsExcept: db.prepare("DELETE FROM sessions WHERE user_id = ? AND (? IS NULL OR session_token <> ?)"),
     sessionAndUser: db.prepare(
       `SELECT s.session_token, s.user_id, s.expires, s.created_at, s.last_active_at, s.user_agent, s.ip,
-              u.id, u.name, u.email, u.email_verified, u.image, u.extra
+              s.provider, s.idp_sid, s.idp_sub, s.auth_time, u.id, u.name, u.email, u.email_verified, u.image, u.extra
          FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_token = ?`,
     ),
     updateSession: db.prepare(
@@ -211,6 +212,19 @@ export function SQLiteAdapter(
     },
     async getAccount(providerAccountId, provider) {
       const row = q.account.get(provider, providerAccountId)
+      return row ? accountFromRow(row as AccountRow) : null
+    },
+    async updateAccountTokens(key, patch, options = {}) {
+      const { set, values } = tokenPatchSql(patch, () => "?")
+      if (!set) {
+        const row = q.account.get(key.provider, key.providerAccountId)
+        return row ? accountFromRow(row as AccountRow) : null
+      }
+      const expected = options.expectedRefreshToken
+      const cas = expected === undefined ? "" : " AND refresh_token IS ?"
+      const row = db
+        .prepare(`UPDATE accounts SET ${set} WHERE provider = ? AND provider_account_id = ?${cas} RETURNING *`)
+        .get(...values, key.provider, key.providerAccountId, ...(expected === undefined ? [] : [expected]))
       return row ? accountFromRow(row as AccountRow) : null
     },
 

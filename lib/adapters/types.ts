@@ -141,6 +141,33 @@ export interface IdpSessionAdapter {
   deleteSessionsByIdp(filter: { provider: string; idpSid?: string; idpSub?: string }): Awaitable<AdapterSession[]>
 }
 
+/** Which account a token update names. */
+export type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
+
+/** The token columns `updateAccountTokens` writes (`null` clears a column). */
+export type AccountTokenPatch = Partial<
+  Record<"access_token" | "refresh_token" | "token_type" | "scope" | "id_token", string | null> & {
+    expires_at: number | null
+  }
+>
+
+/**
+ * Refresh-token rotation (next-wave D.1): write an account's token columns as one compare-and-swap, so of two
+ * writers that read the same refresh token only one wins.
+ */
+export interface AccountTokenAdapter {
+  /**
+   * Applies `patch` to the account. With `expectedRefreshToken` (a string or `null`), only while the stored
+   * `refresh_token` still equals it (`IS NOT DISTINCT FROM`); resolves to the updated account, or `null` when the
+   * account is missing or the comparison failed (nothing written).
+   */
+  updateAccountTokens(
+    key: AccountKey,
+    patch: AccountTokenPatch,
+    options?: { expectedRefreshToken?: string | null },
+  ): Awaitable<AdapterAccount | null>
+}
+
 /** Email sign-in tokens. `useVerificationToken` must delete atomically what it returns. */
 export interface VerificationTokenAdapter {
   createVerificationToken(token: VerificationToken): Awaitable<VerificationToken | null | undefined | void>
@@ -183,6 +210,7 @@ export type Adapter = Partial<
   UserAdapter &
     SessionAdapter &
     SessionManagementAdapter &
+    IdpSessionAdapter &
     VerificationTokenAdapter &
     AuthenticatorAdapter &
     StoreAdapter

@@ -4,6 +4,7 @@ import {
   CredentialsSignin,
   InvalidCallbackUrl,
   ErrorPageLoop,
+  RateLimited,
   isClientSafeError,
   isServiceUnavailable,
 } from "../errors"
@@ -49,6 +50,8 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 function jsonError(form: RoutePolicy["jsonErrorBody"], error: unknown, status: number | undefined): Response {
   const type = error instanceof AuthError ? error.type : "AuthError"
   const headers = error instanceof AuthError ? { ...error.headers } : {}
+  // One shape for a refusal by the limiter on every script route (next-wave E.1.1).
+  if (error instanceof RateLimited) return json(429, { error: type }, headers)
   if (form === "oauth") {
     const body = { error: "invalid_request", error_description: type }
     return json(status ?? 400, body, { ...headers, "Cache-Control": "no-store" })
@@ -86,11 +89,17 @@ function errorRedirect(
   const type = isClientSafeError(error) ? error.type : "Configuration"
   const params = new URLSearchParams({ error: type })
   if (error instanceof CredentialsSignin) params.set("code", error.code)
+  // The sign-in page says how long to wait ("Try again in N minutes"); `Retry-After` says it to scripts.
+  if (error instanceof RateLimited) params.set("retry", String(error.retryAfter))
+  const headers = error instanceof RateLimited ? { ...error.headers } : {}
   const kind = error instanceof AuthError ? error.kind : "error"
   const page = config.pages[kind] ?? `${config.basePath}/${kind.toLowerCase()}`
   const url = `${origin}${page}?${params}`
-  if (returnRedirect) return json(200, { url })
-  return new Response(null, { status: 302, headers: { Location: url, "Referrer-Policy": "no-referrer" } })
+  if (returnRedirect) return json(200, { url }, headers)
+  return new Response(null, {
+    status: 302,
+    headers: { ...headers, Location: url, "Referrer-Policy": "no-referrer" },
+  })
 }
 
 /** Seconds an API client is asked to wait after an outage answer. */
@@ -127,6 +136,11 @@ type Outcome = { result: AuthResult; jar: CookieJar } | Response
 export interface HandleOptions {
   /** The decrypted-session cache of the runtime that owns `config`. */
   sessionCache?: SessionCache
+  /**
+   * The client IP the framework resolved (Express: `req.ip`, which honours `trust proxy`), `null` for none. Unset:
+   * `rateLimit.ip(request)` is asked.
+   */
+  clientIp?: string | null
 }
 
 async function run(request: Request, config: ResolvedConfig, options: HandleOptions): Promise<Outcome> {
@@ -160,6 +174,7 @@ async function run(request: Request, config: ResolvedConfig, options: HandleOpti
   try {
     const ctx = await createContext(config, authRequest, request)
     ctx.sessionCache = options.sessionCache
+    if (options.clientIp !== undefined) ctx.clientIp = options.clientIp
     jar = ctx.jar
     const result = await route(ctx)
     if (tossedInvalid && !jar.list().some((c) => c.name === cookies.callbackUrl.name)) {
@@ -170,12 +185,16 @@ async function run(request: Request, config: ResolvedConfig, options: HandleOpti
     jar.discardSets()
     // A rejected login is an expected outcome, not a server error: a debug line with its code, no stack.
     if (error instanceof CredentialsSignin) logger.debug(`credentials sign-in rejected (code "${error.code}")`)
+    // A refusal by the limiter is expected too (a flood must not flood the error log); `events.rateLimited` tells.
+    else if (error instanceof RateLimited) logger.debug(`rate limited (retry after ${error.retryAfter} s)`)
     else logger.error(error instanceof Error ? error : new AuthError(String(error)))
     const status = error instanceof AuthError ? error.status : undefined
-    const jsonAnswer = policyOf(authRequest.action).jsonErrors?.includes(authRequest.method) === true
+    const policy = policyOf(authRequest.action)
+    const jsonAnswer =
+      policy.jsonErrors?.includes(authRequest.method) === true ||
+      (error instanceof RateLimited && policy.limitedAnswer === "json")
     // On a route that answers scripts, an error with a status is an answer (400 CSRF, 429 rate limit), not a failure.
     if (config.raw && error instanceof AuthError && !returnRedirect && !(jsonAnswer && status)) throw error
-    const policy = policyOf(authRequest.action)
     if (isServiceUnavailable(error) && isApiClient(request, authRequest.action)) {
       const page = returnRedirect ? await errorRedirect(config, authRequest, error, true).json() : undefined
       const response = serviceUnavailable((page as { url?: string } | undefined)?.url)

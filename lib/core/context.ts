@@ -30,6 +30,11 @@ export interface RequestContext {
   csrfToken: string
   csrfVerified: boolean
   callbackUrl: string
+  /**
+   * The client IP the framework layer resolved (Express: `req.ip` or `rateLimit.ip(req)`), `null` when it has none;
+   * left unset, the core asks `rateLimit.ip(request)`.
+   */
+  clientIp?: string | null
 }
 
 /**

@@ -6,6 +6,7 @@ import { createLogger } from "../logger"
 import type { InternalProvider } from "./config/providers"
 import { resolveConfig, type ResolveOptions } from "./config/resolve"
 import type { ResolvedConfig } from "./config/types"
+import { createRefreshState, type RefreshState } from "./refresh"
 import { createSessionCache, type SessionCache } from "./session/cache"
 import type { AuthConfig } from "./types"
 
@@ -19,6 +20,8 @@ export interface ConfigRuntime {
   readonly explicitBasePath: boolean
   /** Decrypted session tokens of this config, keyed by cookie value. */
   readonly sessionCache: SessionCache
+  /** In-flight refreshes and back-offs of `getAccessToken()` for this config in this process. */
+  readonly refresh: RefreshState
   /** The resolved config served under another base path (the mount path), derived once per base. */
   at(basePath: string): ResolvedConfig
 }
@@ -45,6 +48,7 @@ export function createConfigRuntime(
     resolved,
     explicitBasePath: config.basePath !== undefined,
     sessionCache,
+    refresh: createRefreshState(),
     at(basePath) {
       if (basePath === resolved.basePath) return resolved
       // The same resolution (providers, adapter, logger) under another base: the base path is the only difference.

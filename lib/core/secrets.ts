@@ -31,6 +31,13 @@ export function keyedHash(value: string, secret: string): string {
   return createHash("sha256").update(`${value}${secret}`).digest("hex")
 }
 
+// Random bytes are drawn from the CSPRNG 4 KB at a time and handed out once each (as Node's own `randomUUID` does):
+// one `randomBytes` call per token was a measurable share of an anonymous request (issue 16). Used bytes are zeroed.
+const POOL_SIZE = 4096
+const MAX_POOLED = 256
+let pool = Buffer.alloc(0)
+let offset = 0
+
 /**
  * A random token: `bytes` random bytes as hex (32 bytes, 64 characters, by default).
  *
@@ -40,5 +47,13 @@ export function keyedHash(value: string, secret: string): string {
  * ```
  */
 export function randomToken(bytes = 32): string {
-  return randomBytes(bytes).toString("hex")
+  if (!Number.isInteger(bytes) || bytes <= 0 || bytes > MAX_POOLED) return randomBytes(bytes).toString("hex")
+  if (offset + bytes > pool.length) {
+    pool = randomBytes(POOL_SIZE)
+    offset = 0
+  }
+  const token = pool.toString("hex", offset, offset + bytes)
+  pool.fill(0, offset, offset + bytes)
+  offset += bytes
+  return token
 }

@@ -4,12 +4,13 @@
  */
 import type { SerializeOptions } from "cookie"
 import type { Adapter, AdapterSession, AdapterUser } from "../adapters/types"
-import type { KeyValueStore } from "../store/types"
+import type { KeyValueStore, RateLimitStore } from "../store/types"
 import type { LoggerInstance } from "../logger"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/types"
 import type { Provider, CredentialInput } from "../providers/types"
 import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from "../models"
 import type { raw, skipCSRFCheck } from "../symbols"
+import type { SessionCacheOptions } from "./config/session-cache"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -23,6 +24,17 @@ export interface SessionOptions {
   generateSessionToken: () => string
   /** Seconds after sign-in during which sensitive calls (deleting a passkey) are allowed. Default 900. */
   freshAge: number
+  /**
+   * Refresh-token rotation: with `signOutOnError: true`, a session whose provider refused the refresh token reads as
+   * no session (`null`) instead of a session with `error: "RefreshTokenError"`. Default false.
+   */
+  refresh?: { signOutOnError?: boolean }
+  /**
+   * Database sessions only: keep each session read from the adapter in this process for `ttl` seconds (at most 300),
+   * at most `max` of them (default 1000). Off by default. A sign-out or revocation made through this process takes
+   * effect at once; one made by another process, or directly in the database, after at most `ttl` seconds.
+   */
+  cache?: SessionCacheOptions
 }
 
 export interface JWTOptions {
@@ -156,6 +168,8 @@ export interface EventCallbacks {
   }) => Awaitable<void>
   /** Gatehouse: a verified back-channel logout token was processed; `count` database sessions were deleted. */
   backchannelLogout: (message: { provider: string; sid?: string; sub?: string; count: number }) => Awaitable<void>
+  /** Gatehouse: a rate limit refused a request; at most once per rule and key in each window. `key` is hashed. */
+  rateLimited: (message: { rule: RateLimitRuleName; key: string; ip?: string }) => Awaitable<void>
   createUser: (message: { user: User }) => Awaitable<void>
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
@@ -167,11 +181,56 @@ export interface EventCallbacks {
    */
   accountRecovered: (message: { user: AdapterUser; previousUser: AdapterUser }) => Awaitable<void>
   /** Gatehouse: a security-relevant event, e.g. `webauthn.counter_regression` (a cloned or replayed authenticator). */
+  /** Gatehouse: `getAccessToken()` failed for good (`invalid_grant`, `id_token_mismatch`, `no_refresh_token`). */
+  refreshTokenError: (message: { provider: string; userId?: string; reason: string }) => Awaitable<void>
   securityAlert: (message: {
     type: "webauthn.counter_regression"
     userId: string
     credentialID: string
   }) => Awaitable<void>
+}
+
+/** The names of the rate-limit rules (README "Rate limiting" has the table). */
+export type RateLimitRuleName =
+  | "credentials-ip"
+  | "credentials-account"
+  | "email-send-ip"
+  | "email-send-address"
+  | "webauthn-options"
+  | "webauthn-verify"
+  | "two-factor"
+  | "backchannel"
+  | "session-update"
+
+/** One rule's fixed window: at most `limit` hits per `window` seconds. */
+export interface RateLimitRule {
+  limit: number
+  window: number
+}
+
+/** What `rateLimit.ip` receives: the Express request in the Express flavour, the Web `Request` otherwise. */
+export type ClientIpSource = Request | { ip?: string; headers: object; socket?: { remoteAddress?: string } }
+
+/** `rateLimit`: the limiter of the auth routes (README "Rate limiting"). */
+export interface RateLimitOptions {
+  /** Default: `NODE_ENV === "production"`. Off, only `email-send-address` still runs (silently, EM-13). */
+  enabled?: boolean
+  /**
+   * Where the counters live: `"memory"` (default, this process only), `"adapter"` (the key-value store: `config.store`
+   * or the adapter's, shared by every instance), or any object with `hit` and `reset`.
+   */
+  store?: "memory" | "adapter" | RateLimitStore
+  /**
+   * The client IP. Default in the Express flavour: `req.ip`, so the app's `trust proxy` decides whether
+   * `X-Forwarded-For` counts. The web flavour has no default: without it the IP-keyed rules are skipped.
+   */
+  ip?(request: ClientIpSource): string | null | undefined
+  /** IPv6 addresses count per network of this many bits. Default 64. */
+  ipv6Subnet?: number
+  /** Headers of a limited answer: `Retry-After` (default), also the IETF draft-10 `RateLimit`/`RateLimit-Policy`, or none. */
+  headers?: "retry-after" | "draft-ietf-10" | false
+  /** Per-rule overrides (`{ limit, window }`, either may be left out), or `false` to turn a rule off. */
+  rules?: Partial<Record<RateLimitRuleName, Partial<RateLimitRule> | false>>
 }
 
 /** The configuration of Gatehouse. */
@@ -209,6 +268,8 @@ export interface AuthConfig {
   jwt?: Partial<JWTOptions>
   /** Where errors, warnings and debug lines go (default: the console). */
   logger?: Partial<LoggerInstance>
+  /** Rate limits of the sign-in, email, passkey, session-update and back-channel routes (README "Rate limiting"). */
+  rateLimit?: RateLimitOptions
   /**
    * Longest time one outgoing OAuth/OIDC request (discovery, token, userinfo, JWKS, and the `fetch` a provider's
    * custom userinfo request gets) may take, in ms (default 10000).
@@ -238,6 +299,12 @@ export interface AuthConfig {
   store?: KeyValueStore
   /** Colors, logo and button text of the built-in pages. */
   theme?: Theme
+  /**
+   * Provider tokens kept for refresh (next-wave D). `encryptAtRest: true` stores the access and refresh tokens of
+   * account rows as `gh1.<JWE>` (key derived from the first secret; every secret decrypts). Default false, so Auth.js
+   * can still read the rows; recommended true.
+   */
+  tokens?: { encryptAtRest?: boolean }
   /**
    * Whether the request's `Host` (and `X-Forwarded-Host`) may decide the origin. Default: true when `AUTH_URL` or
    * `AUTH_TRUST_HOST` is set or outside production; production without either is refused at construction.

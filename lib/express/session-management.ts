@@ -17,10 +17,11 @@ import {
   type SessionInfo,
 } from "../core/session/manage"
 import type { SessionContext } from "../core/session/types"
+import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions, type RefreshState } from "../core/refresh"
 import type { Identity } from "./identity"
 import { isSecureRequest } from "./origin"
 
-export type { SessionInfo }
+export type { AccessTokenResult, GetAccessTokenOptions, SessionInfo }
 
 /** The session-management members of the Express initializer. */
 export interface SessionManagement {
@@ -38,6 +39,16 @@ export interface SessionManagement {
   deleteUser(userId: string): Promise<AdapterUser | null>
   /** Whether the request's session began within `session.freshAge` seconds (default 900). */
   isSessionFresh(req: Request): Promise<boolean>
+  /**
+   * The provider access token of the request's session, refreshed when due (next-wave D); `null` without a session.
+   * A re-issued session cookie is written to `res`. Throws `RefreshTokenError` (`cause.reason`).
+   */
+  getAccessToken(
+    req: Request,
+    res: ExpressResponse,
+    provider?: string,
+    options?: GetAccessTokenOptions,
+  ): Promise<AccessTokenResult | null>
 }
 
 type WriteCookies = (res: ExpressResponse, cookies: string[], resolved: ResolvedConfig) => void
@@ -55,7 +66,7 @@ export function createSessionManagement(identity: Identity, write: WriteCookies)
   const withContext = async <T>(
     req: Request,
     res: ExpressResponse | undefined,
-    run: (ctx: SessionContext) => Promise<T>,
+    run: (ctx: SessionContext, refresh: RefreshState) => Promise<T>,
   ): Promise<T> => {
     const runtime = await identity.runtime(req)
     const resolved = identity.resolved(runtime)
@@ -68,10 +79,12 @@ export function createSessionManagement(identity: Identity, write: WriteCookies)
       },
       { sessionCache: runtime.sessionCache },
     )
-    const result = await run(ctx)
-    const target = res ?? req.res
-    if (target) write(target, ctx.jar.toHeaders(), resolved)
-    return result
+    try {
+      return await run(ctx, runtime.refresh)
+    } finally {
+      const target = res ?? req.res
+      if (target) write(target, ctx.jar.toHeaders(), resolved)
+    }
   }
   const serverConfig = async (): Promise<ResolvedConfig> =>
     identity.resolved(await identity.runtime(undefined as unknown as Request))
@@ -86,5 +99,7 @@ export function createSessionManagement(identity: Identity, write: WriteCookies)
     revokeUserSessions: async (userId) => revokeUserSessions(await serverConfig(), userId),
     deleteUser: async (userId) => deleteUser(await serverConfig(), userId),
     isSessionFresh: (req) => withContext(req, undefined, isSessionFresh),
+    getAccessToken: (req, res, provider, options) =>
+      withContext(req, res, (ctx, refresh) => getAccessToken(ctx, refresh, provider, options)),
   }
 }

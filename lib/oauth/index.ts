@@ -7,3 +7,10 @@ export { CHECK_MAX_AGE, STATE_SALT } from "./checks"
 export type { CheckCookie, OAuthFlowContext, OAuthSignInResult, ResolvedCheck, ResolvedOAuthProvider } from "./types"
 export { endSessionEndpointOf, verifyLogoutToken, LogoutTokenError, type LogoutClaims } from "./logout"
 export type { IdpRecord, ResolvedOidcLogout } from "./types"
+export {
+  refreshGrant,
+  subjectOfIdToken,
+  RefreshGrantError,
+  type RefreshGrantFailure,
+  type RefreshSubject,
+} from "./refresh"

@@ -121,7 +121,12 @@ export function normalizeOAuthProvider<P = Profile>(
     authorization.url,
     token.url,
     userinfo.url,
+    provider.logout?.endSessionEndpoint,
   ])
+  const endSessionEndpoint = provider.logout?.endSessionEndpoint
+  if (endSessionEndpoint !== undefined && !URL.canParse(endSessionEndpoint)) {
+    throw new InvalidConfig("Invalid endpoint URL", { cause: { provider: id, endpoint: "logout.endSessionEndpoint" } })
+  }
 
   const resolved: ResolvedOAuthProvider = {
     id,
@@ -149,6 +154,7 @@ export function normalizeOAuthProvider<P = Profile>(
     emailAlwaysVerified: provider.emailAlwaysVerified === true,
     trustedAudiences: Object.freeze([...(provider.trustedAudiences ?? [])].map(String)),
     logout: resolveLogout(provider.logout),
+    refresh: resolveRefresh(provider.refresh, id),
     redirectProxyUrl,
     redirectProxyAllowedOrigins: parseProxyOrigins(env.redirectProxyAllowedOrigins ?? []),
     idToken: provider.idToken !== false,
@@ -283,6 +289,19 @@ function deepFreeze<T>(value: T): T {
   return value
 }
 
+/** Default of `refresh.window`, in seconds. */
+export const DEFAULT_REFRESH_WINDOW = 60
+
+function resolveRefresh(refresh: OAuthConfig["refresh"], id: string): ResolvedOAuthProvider["refresh"] {
+  if (refresh === undefined || refresh === false) return undefined
+  if (refresh === true) return Object.freeze({ window: DEFAULT_REFRESH_WINDOW })
+  const window = typeof refresh === "object" && refresh !== null ? (refresh.window ?? DEFAULT_REFRESH_WINDOW) : NaN
+  if (typeof window !== "number" || !Number.isFinite(window) || window < 0) {
+    throw new InvalidConfig("Invalid refresh window", { cause: { provider: id } })
+  }
+  return Object.freeze({ window })
+}
+
 function resolveLogout(logout: OAuthConfig["logout"]): ResolvedOidcLogout | undefined {
   if (!logout) return undefined
   const backchannel = logout.backchannel
@@ -291,6 +310,7 @@ function resolveLogout(logout: OAuthConfig["logout"]): ResolvedOidcLogout | unde
     endSessionEndpoint: logout.endSessionEndpoint,
     idTokenHint: logout.idTokenHint !== false,
     postLogoutRedirectUri: logout.postLogoutRedirectUri,
+    postLogoutRedirectParam: logout.postLogoutRedirectParam || "post_logout_redirect_uri",
     params: { ...(logout.params ?? {}) },
     backchannel: backchannel === true || (typeof backchannel === "object" && backchannel !== null),
     legacyUserWide: typeof backchannel === "object" && backchannel?.legacyUserWide === true,

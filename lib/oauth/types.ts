@@ -47,6 +47,8 @@ export interface ResolvedOAuthProvider {
   readonly trustedAudiences: readonly string[]
   /** OIDC logout settings, with defaults applied (absent when the provider configures none). */
   readonly logout?: ResolvedOidcLogout
+  /** Refresh-token rotation (next-wave D), when the provider opts in: `window` in seconds. */
+  readonly refresh?: { readonly window: number }
   /** Base URL of the redirect proxy (`<proxy origin><basePath>`), when one is configured and usable. */
   readonly redirectProxyUrl?: string
   /** Origins (or `https://*.suffix` patterns) the redirect proxy may forward a callback to. */
@@ -68,6 +70,7 @@ export interface ResolvedOidcLogout {
   readonly endSessionEndpoint?: string
   readonly idTokenHint: boolean
   readonly postLogoutRedirectUri?: string
+  readonly postLogoutRedirectParam: string
   readonly params: Readonly<Record<string, string>>
   readonly backchannel: boolean
   readonly legacyUserWide: boolean

@@ -11,8 +11,21 @@ export interface CognitoProfile extends OidcStandardClaims {
   token_use?: "id"
 }
 
+/** Options of {@link Cognito}: the usual OIDC options plus the user pool's domain. */
+export type CognitoUserConfig<P extends CognitoProfile = CognitoProfile> = OAuthUserConfig<P> & {
+  /**
+   * The user pool's managed login (hosted UI) domain, e.g. `https://myapp.auth.eu-west-1.amazoncognito.com` or a
+   * custom domain. Needed for federated logout only: Cognito's discovery names no end-session endpoint, and its
+   * `/logout` lives on this domain, not on the issuer.
+   */
+  domain?: string | undefined
+}
+
 /**
  * Amazon Cognito sign-in (`type: "oidc"`), scope `openid profile email`. Set `issuer` (or `AUTH_COGNITO_ISSUER`).
+ * With `domain`, `logout.rpInitiated: true` signs out at Cognito too: `GET <domain>/logout?client_id=…&logout_uri=…`
+ * (Cognito's own endpoint, not RP-Initiated Logout 1.0: no `id_token_hint`, and `logout_uri` must be one of the app
+ * client's allowed sign-out URLs).
  *
  * @example
  * ```ts
@@ -20,7 +33,8 @@ export interface CognitoProfile extends OidcStandardClaims {
  * Cognito({ issuer: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEfGhI", clientId: "...", clientSecret: "..." })
  * ```
  */
-export function Cognito<P extends CognitoProfile = CognitoProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
+export function Cognito<P extends CognitoProfile = CognitoProfile>(options: CognitoUserConfig<P> = {}): OAuthConfig<P> {
+  const { domain } = options
   return oidcProvider<P>(
     {
       id: "cognito",
@@ -31,6 +45,15 @@ export function Cognito<P extends CognitoProfile = CognitoProfile>(options: OAut
         ...standardProfile(profile),
         name: profile.name ?? profile["cognito:username"] ?? null,
       }),
+      ...(domain
+        ? {
+            logout: {
+              endSessionEndpoint: `${domain.replace(/\/+$/, "")}/logout`,
+              postLogoutRedirectParam: "logout_uri",
+              idTokenHint: false,
+            },
+          }
+        : {}),
     },
     options,
   )

@@ -238,6 +238,11 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   trustedAudiences?: string[]
   /** Gatehouse: OpenID Connect logout (RP-initiated and back-channel); see {@link OidcLogoutConfig}. */
   logout?: OidcLogoutConfig
+  /**
+   * Gatehouse: keep the provider's tokens after sign-in and refresh them through `getAccessToken()` (next-wave D).
+   * `window` is how many seconds before expiry a token counts as due (default 60).
+   */
+  refresh?: boolean | { window?: number }
   redirectProxyUrl?: string
   /** OIDC only: read the profile from the ID token (default) or, when false, from userinfo. */
   idToken?: boolean
@@ -274,6 +279,11 @@ export interface OidcLogoutConfig {
   idTokenHint?: boolean
   /** Default `${origin}${basePath}/signout-callback/${id}`; must be registered at the provider. */
   postLogoutRedirectUri?: string
+  /**
+   * The query parameter that carries {@link postLogoutRedirectUri}: `post_logout_redirect_uri` (RP-Initiated Logout
+   * 1.0, the default). Amazon Cognito's `/logout` wants `logout_uri` (its provider sets that).
+   */
+  postLogoutRedirectParam?: string
   /** Extra end-session parameters (`ui_locales`, `logout_hint`, …). */
   params?: Record<string, string>
   /**

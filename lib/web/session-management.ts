@@ -13,6 +13,7 @@ import {
   type SessionInfo,
 } from "../core/session/manage"
 import type { SessionContext } from "../core/session/types"
+import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions, type RefreshState } from "../core/refresh"
 
 /** The session-management members of the Fetch initializer (as in the Express flavour, with a `Request`). */
 export interface WebSessionManagement {
@@ -23,6 +24,15 @@ export interface WebSessionManagement {
   revokeUserSessions(userId: string): Promise<number>
   deleteUser(userId: string): Promise<AdapterUser | null>
   isSessionFresh(request: Request): Promise<boolean>
+  /**
+   * The provider access token of the request's session, refreshed when due (next-wave D); `null` without a session.
+   * A re-issued session cookie is queued for `applyCookies`. Throws `RefreshTokenError` (`cause.reason`).
+   */
+  getAccessToken(
+    request: Request,
+    provider?: string,
+    options?: GetAccessTokenOptions,
+  ): Promise<AccessTokenResult | null>
 }
 
 /**
@@ -37,7 +47,10 @@ export function createWebSessionManagement(
   runtimeFor: (request: Request | undefined) => Promise<ConfigRuntime>,
   queue: (request: Request, cookies: string[]) => void,
 ): WebSessionManagement {
-  const withContext = async <T>(request: Request, run: (ctx: SessionContext) => Promise<T>): Promise<T> => {
+  const withContext = async <T>(
+    request: Request,
+    run: (ctx: SessionContext, refresh: RefreshState) => Promise<T>,
+  ): Promise<T> => {
     const runtime = await runtimeFor(request)
     const { resolved } = runtime
     const ctx = serverSessionContext(
@@ -49,9 +62,11 @@ export function createWebSessionManagement(
       },
       { sessionCache: runtime.sessionCache },
     )
-    const result = await run(ctx)
-    queue(request, ctx.jar.toHeaders())
-    return result
+    try {
+      return await run(ctx, runtime.refresh)
+    } finally {
+      queue(request, ctx.jar.toHeaders())
+    }
   }
   return {
     listSessions: (request) => withContext(request, listSessions),
@@ -63,5 +78,7 @@ export function createWebSessionManagement(
     revokeUserSessions: async (userId) => revokeUserSessions((await runtimeFor(undefined)).resolved, userId),
     deleteUser: async (userId) => deleteUser((await runtimeFor(undefined)).resolved, userId),
     isSessionFresh: (request) => withContext(request, isSessionFresh),
+    getAccessToken: (request, provider, options) =>
+      withContext(request, (ctx, refresh) => getAccessToken(ctx, refresh, provider, options)),
   }
 }

@@ -17,7 +17,7 @@ function expectNoCacheJson(response: Response) {
 describe("GET /session (JWT)", () => {
   afterEach(() => jest.useRealTimers())
 
-  it("returns the session, re-issues the cookie, and calls jwt → session → events.session", async () => {
+  it("returns the session, re-issues a cookie past updateAge, and calls jwt → session → events.session", async () => {
     const calls: Record<string, unknown[]> = { jwt: [], session: [], event: [] }
     const config = credentialsConfig({
       callbacks: {
@@ -32,12 +32,14 @@ describe("GET /session (JWT)", () => {
       },
       events: { session: (m) => void calls.event.push(m) },
     })
+    jest.useFakeTimers({ now: new Date("2026-01-01T00:00:00Z"), doNotFake: ["nextTick", "setImmediate"] })
     const token = await encode({
       token: { name: "Ada", email: "ada@example.test", picture: "https://img.test/a.png", sub: "u1" },
       secret: SECRET,
       salt: SALT,
     })
-    jest.useFakeTimers({ now: new Date("2026-01-01T00:00:00Z"), doNotFake: ["nextTick", "setImmediate"] })
+    // Past `updateAge` (one day) since it was issued, so this read re-issues it (issue 16).
+    jest.setSystemTime(new Date("2026-01-02T00:00:00Z"))
     const response = await Auth(makeRequest("/auth/session", { cookies: { [SALT]: token } }), config)
     expect(response.status).toBe(200)
     expectNoCacheJson(response)

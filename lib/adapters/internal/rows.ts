@@ -136,6 +136,17 @@ export function sessionExtras(session: AdapterSession): [Date | null, Date | nul
   ]
 }
 
+/** The OIDC logout column values of a new session: provider, idp_sid, idp_sub, auth_time (all null without one). */
+export function sessionIdp(session: AdapterSession): [string | null, string | null, string | null, number | null] {
+  if (typeof session.provider !== "string") return [null, null, null, null]
+  return [
+    session.provider,
+    typeof session.idpSid === "string" ? session.idpSid : null,
+    typeof session.idpSub === "string" ? session.idpSub : null,
+    typeof session.authTime === "number" && Number.isFinite(session.authTime) ? Math.floor(session.authTime) : null,
+  ]
+}
+
 /** Builds a verification token from its row. */
 export function tokenFromRow(row: TokenRow): VerificationToken {
   return { identifier: row.identifier, token: row.token, expires: toDate(row.expires) }
@@ -250,4 +261,23 @@ export function userPatch(patch: Partial<AdapterUser>): {
     if (column !== undefined) columns.push([column, value ?? null])
   }
   return { columns, extra }
+}
+
+/** The token columns `updateAccountTokens` may write, in a fixed order. */
+export const TOKEN_COLUMNS = ["access_token", "refresh_token", "expires_at", "token_type", "scope", "id_token"] as const
+
+/**
+ * The SET list and values of a token update: only the columns the patch names (`null` clears), with `?`-style or
+ * `$n`-style placeholders starting after `offset`.
+ */
+export function tokenPatchSql(
+  patch: Readonly<Record<string, unknown>>,
+  placeholder: (index: number) => string,
+  offset = 0,
+): { set: string; values: unknown[] } {
+  const columns = TOKEN_COLUMNS.filter((c) => patch[c] !== undefined)
+  return {
+    set: columns.map((c, i) => `${c} = ${placeholder(offset + i + 1)}`).join(", "),
+    values: columns.map((c) => patch[c] ?? null),
+  }
 }

@@ -39,6 +39,14 @@ ALTER TABLE sessions ADD COLUMN IF NOT EXISTS created_at timestamptz;
 ALTER TABLE sessions ADD COLUMN IF NOT EXISTS last_active_at timestamptz;
 ALTER TABLE sessions ADD COLUMN IF NOT EXISTS user_agent text;
 ALTER TABLE sessions ADD COLUMN IF NOT EXISTS ip text;
+-- Added for OpenID Connect logout: the provider, the OP's session id and subject, the ID token's iat (seconds).
+-- Back-channel logout deletes sessions by (provider, idp_sid) or (provider, idp_sub).
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS provider text;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS idp_sid text;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS idp_sub text;
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS auth_time bigint;
+CREATE INDEX IF NOT EXISTS sessions_idp_sid ON sessions (provider, idp_sid);
+CREATE INDEX IF NOT EXISTS sessions_idp_sub ON sessions (provider, idp_sub);
 
 CREATE TABLE IF NOT EXISTS verification_tokens (
   identifier text NOT NULL,

@@ -88,6 +88,19 @@ redis.call('DEL', KEYS[1])
 redis.call('SREM', ARGV[1] .. ARGV[2] .. ':' .. cjson.decode(cur).userId, KEYS[1])
 return cur`)
 
+/**
+ * KEYS: account. ARGV: the account JSON as read, the new JSON. Compare-and-swap on the whole record: writes only while
+ * the stored JSON is still the one read, refresh token included (the caller compared that one). Returns 'ok',
+ * 'missing', or 'retry' when the record changed since it was read. The JSON is never re-encoded here: Lua's cjson
+ * would round large numbers and turn empty arrays into objects in the account's extra fields.
+ */
+export const SWAP_ACCOUNT = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 'missing' end
+if cur ~= ARGV[1] then return 'retry' end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 'ok'`)
+
 /** KEYS: record holding a userId. ARGV: prefix. Returns [record, user JSON], or nil if either is missing. */
 export const RECORD_AND_USER = script(`
 local cur = redis.call('GET', KEYS[1])
@@ -186,3 +199,46 @@ for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   end
 end
 return n`)
+
+/**
+ * KEYS: user, session, user's session set, OP-session index, OP-subject index. ARGV: session JSON, PXAT ms, '1' to
+ * index by the OP session id (KEYS[4]), '1' to index by the OP subject (KEYS[5]). Like {@link CREATE_OWNED}, plus the
+ * back-channel logout indexes; members whose session has expired or gone are pruned from each set touched.
+ */
+export const CREATE_SESSION = script(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'user' end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 'exists' end
+redis.call('SET', KEYS[2], ARGV[1], 'PXAT', ARGV[2])
+local sets = {KEYS[3]}
+if ARGV[3] == '1' then table.insert(sets, KEYS[4]) end
+if ARGV[4] == '1' then table.insert(sets, KEYS[5]) end
+for _, set in ipairs(sets) do
+  for _, key in ipairs(redis.call('SMEMBERS', set)) do
+    if redis.call('EXISTS', key) == 0 then redis.call('SREM', set, key) end
+  end
+  redis.call('SADD', set, KEYS[2])
+end
+return 'ok'`)
+
+/**
+ * KEYS: an OP-session or OP-subject index. ARGV: prefix, provider, sid or '', sub or ''. Deletes the indexed sessions
+ * of that provider whose `idpSid`/`idpSub` match every one given (and their user-set membership); returns their JSON.
+ * Members that no longer exist are pruned; a member of the other index is pruned when that index is next written.
+ */
+export const DELETE_SESSIONS_BY_IDP = script(`
+local out = {}
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local cur = redis.call('GET', key)
+  if not cur then
+    redis.call('SREM', KEYS[1], key)
+  else
+    local s = cjson.decode(cur)
+    if s.provider == ARGV[2] and (ARGV[3] == '' or s.idpSid == ARGV[3]) and (ARGV[4] == '' or s.idpSub == ARGV[4]) then
+      redis.call('DEL', key)
+      redis.call('SREM', KEYS[1], key)
+      redis.call('SREM', ARGV[1] .. 'user-sessions:' .. s.userId, key)
+      table.insert(out, cur)
+    end
+  end
+end
+return out`)

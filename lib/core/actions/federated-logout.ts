@@ -85,7 +85,7 @@ export async function endSessionUrl(
   for (const [name, value] of Object.entries(logout.params)) url.searchParams.set(name, value)
   url.searchParams.set("client_id", provider.clientId)
   url.searchParams.set(
-    "post_logout_redirect_uri",
+    logout.postLogoutRedirectParam,
     logout.postLogoutRedirectUri ?? actionUrl(ctx, "signout-callback", provider.id),
   )
   url.searchParams.set("state", state)

@@ -4,7 +4,8 @@
  */
 import type { AdapterUser } from "../../adapters/types"
 import { AccessDenied, AuthError } from "../../errors"
-import type { IdpRecord } from "../../oauth"
+import { subjectOfIdToken, type IdpRecord } from "../../oauth"
+import { recordFromAccount } from "../session/tokens"
 import { sessionContext, type RequestContext } from "../context"
 import type { AuthResult } from "../response"
 import { issueSession } from "../session"
@@ -58,6 +59,8 @@ export interface FinishSignInParams {
  */
 export async function finishSignIn(ctx: RequestContext, params: FinishSignInParams): Promise<AuthResult> {
   const { user, account, profile, isNewUser, idp } = params
+  const provider = account ? ctx.config.providerById.get(account.provider) : undefined
+  const keepsTokens = provider && "refresh" in provider && provider.refresh && ctx.config.session.strategy === "jwt"
   await issueSession(sessionContext(ctx), {
     user,
     account,
@@ -65,6 +68,14 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
     ...(isNewUser === undefined ? {} : { isNewUser }),
     trigger: isNewUser ? "signUp" : "signIn",
     ...(idp ? { idp } : {}),
+    ...(keepsTokens && account
+      ? {
+          tokens: {
+            provider: account.provider,
+            record: recordFromAccount(account, subjectOfIdToken(account.id_token)),
+          },
+        }
+      : {}),
   })
   const newUser = ctx.config.pages.newUser
   if (isNewUser && newUser) {

@@ -14,8 +14,9 @@ import { assertIsProvider, resolveProviders } from "./providers"
 import { DEFAULT_HTTP_TIMEOUT } from "../../oauth/fetch"
 import { adapterStores } from "./stores"
 import { assertEmailProviders, assertSettings } from "./validate"
+import { cachedSessionAdapter, resolveSessionCache, sessionCacheOf } from "./session-cache"
 import type { ResolvedConfig } from "./types"
-import { createMemorySendThrottle } from "../email/throttle"
+import { createRateLimiter } from "../rate-limit/limiter"
 import { MemoryStore } from "../../store/memory"
 import { resolveSecrets, untrustedHost } from "./secret"
 import { warnEnvTypos } from "./env-typos"
@@ -46,6 +47,8 @@ function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): Ev
     "accountRecovered",
     "securityAlert",
     "backchannelLogout",
+    "refreshTokenError",
+    "rateLimited",
   ]
   const out = {} as Record<keyof EventCallbacks, (message: never) => Promise<void>>
   for (const name of names) {
@@ -103,7 +106,14 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   const basePath = normalizeBasePath(config.basePath ?? "/auth")
   const adapterTimeout = timeoutOption("adapterTimeout", config.adapterTimeout, DEFAULT_ADAPTER_TIMEOUT)
   const httpTimeout = timeoutOption("httpTimeout", config.httpTimeout, DEFAULT_HTTP_TIMEOUT)
-  const adapter = config.adapter ? wrapAdapter(config.adapter, logger, adapterTimeout) : undefined
+  const strategy = config.session?.strategy ?? (config.adapter ? "database" : "jwt")
+  const sessionCache = strategy === "database" ? resolveSessionCache(config.session?.cache) : undefined
+  const userAdapter = config.adapter
+  const wrapped = userAdapter ? wrapAdapter(userAdapter, logger, adapterTimeout) : undefined
+  const adapter =
+    userAdapter && wrapped && sessionCache
+      ? cachedSessionAdapter(wrapped, sessionCache, sessionCacheOf(userAdapter))
+      : wrapped
   const providers = resolveProviders(config.providers as ProviderConfig[], {
     env,
     redirectProxyUrl: config.redirectProxyUrl,
@@ -113,11 +123,13 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
 
   const sessionMaxAge = config.session?.maxAge ?? THIRTY_DAYS
   const session: SessionOptions = Object.freeze({
-    strategy: config.session?.strategy ?? (adapter ? "database" : "jwt"),
+    strategy,
     maxAge: sessionMaxAge,
     updateAge: config.session?.updateAge ?? 24 * 60 * 60,
     freshAge: config.session?.freshAge ?? 900,
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomBytes(32).toString("hex")),
+    refresh: Object.freeze({ signOutOnError: config.session?.refresh?.signOutOnError === true }),
+    ...(sessionCache ? { cache: sessionCache } : {}),
   })
   const jwt: JWTOptions = Object.freeze({
     maxAge: config.jwt?.maxAge ?? sessionMaxAge,
@@ -127,6 +139,11 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
 
   assertSettings(session, jwt, config.pages ?? {})
 
+  const newMemoryStore = () =>
+    MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) })
+  const kv = config.store ?? config.adapter?.store ?? newMemoryStore()
+  const kvSource = config.store ? "config" : config.adapter?.store ? "adapter" : "memory"
+  const events = Object.freeze(wrapEvents(config.events ?? {}, logger))
   const resolved: ResolvedConfig = {
     basePath,
     secret: Object.freeze([...secret]),
@@ -140,7 +157,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     callbacks: Object.freeze({ ...defaultCallbacks, ...stripUndefined(config.callbacks ?? {}) }),
     hasJwtCallback: typeof config.callbacks?.jwt === "function",
     userAuthorized: config.callbacks?.authorized,
-    events: Object.freeze(wrapEvents(config.events ?? {}, logger)),
+    events,
     pages: Object.freeze({ ...(config.pages ?? {}) }),
     theme: Object.freeze(config.theme ?? { colorScheme: "auto", logo: "", brandColor: "", buttonText: "" }),
     logger,
@@ -154,12 +171,21 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     raw: config.raw === rawMarker,
     redirectProxyUrl: config.redirectProxyUrl,
     authUrl,
-    emailThrottle: createMemorySendThrottle(),
-    store:
-      config.store ??
-      config.adapter?.store ??
-      MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) }),
-    storeSource: config.store ? "config" : config.adapter?.store ? "adapter" : "memory",
+    store: kv,
+    storeSource: kvSource,
+    tokens: Object.freeze({ encryptAtRest: config.tokens?.encryptAtRest === true }),
+    rateLimit: createRateLimiter(
+      {
+        options: config.rateLimit,
+        production: env.NODE_ENV === "production",
+        secret: secret[0]!,
+        kv,
+        kvSource,
+        events,
+        logger,
+      },
+      newMemoryStore,
+    ),
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,

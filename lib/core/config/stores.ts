@@ -1,5 +1,5 @@
 /** The adapter cut into feature views: which methods each feature calls, checked once at construction. */
-import type { Adapter, IdpSessionAdapter } from "../../adapters/types"
+import type { Adapter } from "../../adapters/types"
 import { MissingAdapter, MissingAdapterMethods } from "../../errors"
 import type { InternalProvider } from "./providers"
 import type { AdapterStores } from "./types"
@@ -28,13 +28,14 @@ export const requiredAdapterMethods = {
   ],
   // Database sessions with a back-channel logout provider: the receiver deletes the rows of the named IdP session.
   logout: ["deleteSessionsByIdp"],
-} as const satisfies Record<string, ReadonlyArray<keyof (Adapter & Partial<IdpSessionAdapter>)>>
+} as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
 
 /** Methods a view carries when the adapter has them, without requiring them. */
 const optionalMethods = {
   management: ["listSessionsByUserId", "deleteSessions", "deleteSession", "deleteUser"],
   logout: ["getAccount", "getUserByAccount", "deleteSessions"],
-  oauth: ["deleteUser", "transaction"],
+  // Refresh-token rotation reads the account and writes its tokens (compare-and-swap when the adapter can).
+  oauth: ["deleteUser", "transaction", "getAccount", "unlinkAccount", "updateAccountTokens"],
   email: ["deleteUser", "transaction"],
   webauthn: [
     "deleteUser",

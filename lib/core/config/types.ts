@@ -1,5 +1,6 @@
 /** The resolved config: what the core reads on every request, complete, validated and frozen. */
 import type {
+  AccountTokenAdapter,
   AuthenticatorAdapter,
   IdpSessionAdapter,
   SessionAdapter,
@@ -10,7 +11,7 @@ import type {
 } from "../../adapters/types"
 import type { LoggerInstance } from "../../logger"
 import type { KeyValueStore } from "../../store/types"
-import type { EmailSendThrottle } from "../email/throttle"
+import type { RateLimiter } from "../rate-limit/limiter"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -27,7 +28,7 @@ export type OAuthUserStore = Pick<
   UserAdapter,
   "getUserByAccount" | "getUser" | "getUserByEmail" | "createUser" | "linkAccount"
 > &
-  Partial<Pick<UserAdapter, "deleteUser"> & TransactionAdapter>
+  Partial<Pick<UserAdapter, "deleteUser" | "getAccount" | "unlinkAccount"> & TransactionAdapter & AccountTokenAdapter>
 
 /** What the email flow calls: the token pair, the lookup by address, and the user writes of its callback. */
 export type EmailStore = VerificationTokenAdapter &
@@ -130,7 +131,9 @@ export interface ResolvedConfig {
   readonly store: KeyValueStore
   /** Where `store` came from: `config.store`, the adapter's `store`, or the per-process memory fallback. */
   readonly storeSource: "config" | "adapter" | "memory"
+  /** Provider tokens at rest (next-wave D.1). */
+  readonly tokens: Readonly<{ encryptAtRest: boolean }>
   readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
-  /** Per-address limit on sign-in emails (in memory, per config instance). */
-  readonly emailThrottle: EmailSendThrottle
+  /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
+  readonly rateLimit: RateLimiter
 }

@@ -9,6 +9,10 @@ import type { CookieJar } from "./jar"
 /** 4096 bytes allowed per cookie minus an estimated 160 for name and attributes. */
 export const CHUNK_SIZE = 3936
 
+/** Above this many chunks a session cookie is large enough to warn about (once per logger). */
+const LARGE_CHUNKS = 3
+const warnedLarge = new WeakSet<object>()
+
 /**
  * Writes `value` as the session cookie, chunked when longer than {@link CHUNK_SIZE}; every cookie in `present` is first
  * queued for deletion so stale chunks disappear.
@@ -33,6 +37,10 @@ export function writeSessionCookie(
   }
   const count = Math.ceil(value.length / CHUNK_SIZE)
   logger?.debug("CHUNKING_SESSION_COOKIE", { valueSize: value.length, chunks: count })
+  if (count > LARGE_CHUNKS && logger && !warnedLarge.has(logger)) {
+    warnedLarge.add(logger)
+    logger.warn("session-cookie-large")
+  }
   for (let i = 0; i < count; i++) {
     jar.set(`${name}.${i}`, value.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE), options)
   }

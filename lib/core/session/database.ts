@@ -9,6 +9,7 @@ import type { ResolvedConfig } from "../config/types"
 import type { Session } from "../types"
 import type { SessionContext, SessionReadOptions } from "./types"
 import { findSessionByCookie } from "./token"
+import { databaseRefreshError } from "./tokens"
 
 /**
  * The session store of a database-strategy config (always present there: checked at construction).
@@ -91,6 +92,11 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
     if (returned && typeof returned === "object" && "sessionToken" in returned) {
       const { sessionToken: _never, ...rest } = returned
       result = rest
+    }
+    if (await databaseRefreshError(config, user.id, session.createdAt)) {
+      // The provider refused this user's refresh token after the session began (next-wave D.1 step 8).
+      if (config.session.refresh?.signOutOnError) return null
+      result = { ...result, error: "RefreshTokenError" }
     }
     if (options.reissue === "always" || expires !== session.expires) {
       writeDatabaseSessionCookie(ctx, cookieToken, expires)

@@ -9,6 +9,7 @@ import type { SessionContext } from "./types"
 import type { IdpRecord } from "../../oauth"
 import { deleteSessionByCookie, hashSessionToken } from "./token"
 import { withSignInClaims } from "./claims"
+import { withTokenRecord, type TokenRecord } from "./tokens"
 
 export interface IssueSessionParams {
   /** The signed-in user; with database sessions it must exist in the adapter. */
@@ -19,6 +20,8 @@ export interface IssueSessionParams {
   trigger: "signIn" | "signUp"
   /** OIDC sign-ins of a provider with `logout` settings: what logout needs to find this session again. */
   idp?: IdpRecord
+  /** JWT sessions of a provider with `refresh`: the provider tokens kept in `__gh.tok` (next-wave D.1). */
+  tokens?: { provider: string; record: TokenRecord }
 }
 
 /**
@@ -33,7 +36,7 @@ export interface IssueSessionParams {
  */
 export async function issueSession(ctx: SessionContext, params: IssueSessionParams): Promise<void> {
   const { config, cookies } = ctx
-  const { user, account, profile, isNewUser, trigger, idp } = params
+  const { user, account, profile, isNewUser, trigger, idp, tokens } = params
   const stored = readSessionCookie(ctx.requestCookies, cookies.sessionToken.name)
 
   if (config.session.strategy === "jwt") {
@@ -56,7 +59,9 @@ export async function issueSession(ctx: SessionContext, params: IssueSessionPara
       const signedIn = withSignInClaims(token)
       // OIDC sign-ins keep what logout needs in the reserved claim, unless the callback dropped it.
       if (idp && token.__gh !== null) signedIn.__gh = { ...(signedIn.__gh as object), idp }
-      await writeJwtSession(ctx, signedIn, stored.present)
+      const withTokens =
+        tokens && token.__gh !== null ? withTokenRecord(signedIn, tokens.provider, tokens.record, false) : signedIn
+      await writeJwtSession(ctx, withTokens, stored.present)
     }
   } else {
     const adapter = sessionStore(config)

@@ -4,12 +4,14 @@ import { AdapterError, JWTSessionError, isServiceUnavailable } from "../../error
 import { adapterError } from "../config/adapter"
 import { decode as builtinDecode } from "../../jwt"
 import { decodeOrThrow } from "../../jwt/decode"
+import { deriveKey, type ContentEncryption } from "../../jwt/keys"
 import { clearSessionCookie, writeSessionCookie } from "../cookies/session-store"
 import { readSessionCookie } from "../../cookie-header"
 import type { JWT, Session } from "../types"
 import { endedByMarkers, idpMarkerKeys, idpOfToken, withoutReserved } from "./idp"
 import type { SessionContext, SessionReadOptions } from "./types"
 import { claimsOf, keepClaims, sessionWatermarkKey } from "./claims"
+import { hasRefreshError } from "./tokens"
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
@@ -37,6 +39,32 @@ export async function decodeSessionToken(ctx: SessionContext, token: string): Pr
   if (!payload) throw new Error("Invalid JWT")
   ctx.sessionCache?.set(token, payload)
   return payload
+}
+
+/**
+ * Whether a session JWE was sealed with an older secret of the rotation list (so a read should re-issue it with the
+ * current one). Only the protected header is read, and only when there are several secrets and the built-in decoder
+ * is in use; a token without `kid` belongs to the first secret, as the decoder decides. Call it after a successful
+ * decode: the header is then known to be authentic.
+ *
+ * @example
+ * ```ts
+ * if (await sealedWithOlderSecret(ctx, cookieValue)) await writeJwtSession(ctx, token, present)
+ * ```
+ */
+export async function sealedWithOlderSecret(ctx: SessionContext, token: string): Promise<boolean> {
+  const { secret, jwt } = ctx.config
+  if (secret.length < 2 || jwt.decode !== builtinDecode) return false
+  let header: { kid?: unknown; enc?: unknown }
+  try {
+    header = JSON.parse(Buffer.from(token.slice(0, token.indexOf(".")), "base64url").toString("utf8")) as typeof header
+  } catch {
+    return false
+  }
+  if (header.kid === undefined) return false
+  const enc: ContentEncryption = header.enc === "A256GCM" ? "A256GCM" : "A256CBC-HS512"
+  const current = await deriveKey(secret[0]!, ctx.cookies.sessionToken.name, enc)
+  return current.kid !== header.kid
 }
 
 /**
@@ -119,7 +147,8 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       options.update !== undefined ||
       typeof payload.iat !== "number" ||
       nowSeconds() - payload.iat >= config.session.updateAge ||
-      (config.hasJwtCallback && changed(payload, token))
+      (config.hasJwtCallback && changed(payload, token)) ||
+      (await sealedWithOlderSecret(ctx, stored.value))
     const expires = reissue
       ? new Date(Date.now() + config.session.maxAge * 1000)
       : new Date((payload.exp ?? nowSeconds()) * 1000)
@@ -127,6 +156,14 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       session: { user: { name: token.name, email: token.email, image: token.picture }, expires: expires.toISOString() },
       token: withoutReserved(token),
     })
+    if (hasRefreshError(token)) {
+      // The provider refused the refresh token (next-wave D.1 step 8): the session says so until the next sign-in.
+      if (config.session.refresh?.signOutOnError) {
+        clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
+        return null
+      }
+      if (session && typeof session === "object") (session as Session).error = "RefreshTokenError"
+    }
     if (reissue) await writeJwtSession(ctx, token, stored.present)
     await config.events.session({ session: session as Session, token })
     return session as Session

@@ -19,8 +19,11 @@ export interface SessionReadOptions {
   /** A POST /session update: `data` reaches the callbacks with `trigger: "update"`. */
   update?: { data: unknown }
   /**
-   * `always` re-issues the cookie on every read (the /session route, as the reference does); `throttled` only once
-   * `session.updateAge` has passed since the token was issued (server-side reads).
+   * `always` re-issues the cookie on every read (GET /session with database sessions, as the reference does);
+   * `throttled` (GET /session with JWT sessions, `getSession`, `auth()`, `requireAuth`) only when it changes
+   * something: a JWT once `session.updateAge` has passed since it was issued, when it was sealed with an older secret
+   * of a rotation list, or when the `jwt` callback changed the payload (an update always re-issues); a database
+   * session when its expiry slides.
    */
   reissue: "always" | "throttled"
   /**

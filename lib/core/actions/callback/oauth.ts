@@ -11,6 +11,9 @@ import { oauthFlowContext, type RequestContext } from "../../context"
 import type { AuthResult } from "../../response"
 import { finishSignIn, runSignInCallback } from "../finish-sign-in"
 import { linkOrRegister } from "./link-account"
+import type { AccountTokenPatch, AdapterAccount } from "../../../adapters/types"
+import { accountPointerKey, tokenAtRest } from "../../session/tokens"
+import type { Account } from "../../types"
 
 /** Pauses before each further lookup: an adapter without transactions links the winner's account just after its user. */
 const CONFLICT_RETRY_DELAYS = [0, 25, 100]
@@ -67,16 +70,81 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
   const userByAccount = await adapter.getUserByAccount(accountKey)
   const redirect = await runSignInCallback(ctx, { user: userByAccount ?? userFromProvider, account, profile })
   if (redirect) return { redirect }
+  // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns (next-wave D.1).
+  const stored = await accountAtRest(ctx, account)
+  let byAccount = userByAccount
   let linked
   try {
-    linked = await linkOrRegister(ctx, provider, { userFromProvider, userByAccount, account, profile })
+    linked = await linkOrRegister(ctx, provider, { userFromProvider, userByAccount, account: stored, profile })
   } catch (error) {
     if (!(error instanceof AdapterError && error.code === "adapter_conflict")) throw error
     // A concurrent first sign-in with the same account (or email) stored its rows between our lookup and our write:
     // decide again, once, with what is stored now (the winner's user, or the email rule of linkOrRegister).
     ctx.logger.debug("oauth sign-in: write conflict, looking the account up again", { provider: provider.id })
-    const stored = await lookupAfterConflict(() => adapter.getUserByAccount(accountKey))
-    linked = await linkOrRegister(ctx, provider, { userFromProvider, userByAccount: stored, account, profile })
+    byAccount = await lookupAfterConflict(() => adapter.getUserByAccount(accountKey))
+    linked = await linkOrRegister(ctx, provider, {
+      userFromProvider,
+      userByAccount: byAccount,
+      account: stored,
+      profile,
+    })
   }
-  return finishSignIn(ctx, { user: linked.user, account, profile, isNewUser: linked.isNewUser, idp })
+  const { user, isNewUser } = linked
+  if (provider.refresh) await keepRefreshTokens(ctx, provider, user.id, stored, byAccount !== null)
+  return finishSignIn(ctx, { user, account, profile, isNewUser, idp })
+}
+
+async function accountAtRest(ctx: RequestContext, account: Account): Promise<Account> {
+  const { config } = ctx
+  if (!config.tokens.encryptAtRest) return account
+  const out: Account = { ...account }
+  for (const column of ["access_token", "refresh_token"] as const) {
+    const value = account[column]
+    if (typeof value === "string" && value !== "") out[column] = await tokenAtRest(config.secret, value, true)
+  }
+  return out
+}
+
+/**
+ * Database side of a refresh provider's sign-in: the pointer from the user to this account (the session row names
+ * only the user), and, for an account linked before, its token columns replaced by this sign-in's tokens.
+ */
+async function keepRefreshTokens(
+  ctx: RequestContext,
+  provider: ResolvedOAuthProvider,
+  userId: string,
+  account: Account,
+  existing: boolean,
+): Promise<void> {
+  const { config } = ctx
+  const adapter = config.stores.oauth
+  if (!adapter) return
+  // A store failure does not fail the sign-in: refreshing then answers `no_refresh_token` until the next sign-in.
+  await config.store
+    .set(accountPointerKey(provider.id, userId), account.providerAccountId, config.session.maxAge)
+    .catch((error: unknown) => config.logger.error(error as Error))
+  if (!existing) return
+  const picked = (provider.account(account) ?? {}) as Record<string, unknown>
+  const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : null)
+  const patch: AccountTokenPatch = {
+    access_token: str(picked.access_token),
+    refresh_token: str(picked.refresh_token),
+    expires_at: typeof picked.expires_at === "number" ? picked.expires_at : null,
+    scope: str(picked.scope),
+    token_type: str(picked.token_type),
+    id_token: str(picked.id_token),
+  }
+  const key = { provider: account.provider, providerAccountId: account.providerAccountId }
+  if (adapter.updateAccountTokens) await adapter.updateAccountTokens(key, patch)
+  else if (adapter.unlinkAccount && adapter.getAccount) {
+    const current = await adapter.getAccount(account.providerAccountId, account.provider)
+    if (!current) return
+    const next: Record<string, unknown> = { ...current }
+    for (const [column, value] of Object.entries(patch)) {
+      if (value === null) delete next[column]
+      else next[column] = value
+    }
+    await adapter.unlinkAccount(key)
+    await adapter.linkAccount(next as AdapterAccount)
+  }
 }

@@ -1,0 +1,152 @@
+/**
+ * In-process measurements for `npm run bench`: the JWT helpers against `jose` with a key derived once (the same run,
+ * alternated rounds), and the cold start of `import("gatehouse-auth")` against `import("express")` in fresh Node
+ * processes (needs `npm run build`: the package entry is dist/).
+ */
+import { execFile } from "node:child_process"
+import { existsSync } from "node:fs"
+import { hkdfSync } from "node:crypto"
+import { resolve } from "node:path"
+import { EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from "jose"
+import { decode, encode } from "../lib/jwt"
+import { COOKIE_NAME, SECRET } from "./servers"
+
+export interface OpsResult {
+  name: string
+  /** Operations per second of Gatehouse, per round. */
+  ours: number[]
+  /** Operations per second of the jose floor, per round. */
+  floor: number[]
+}
+
+const TOKEN = { sub: "user-1", name: "Bench User", email: "bench@example.com" }
+
+/** Runs `op` repeatedly (awaiting each) for about `ms` milliseconds; returns operations per second. */
+async function opsPerSecond(op: () => Promise<unknown>, ms: number): Promise<number> {
+  const start = performance.now()
+  let count = 0
+  let elapsed = 0
+  do {
+    for (let i = 0; i < 50; i++) await op()
+    count += 50
+    elapsed = performance.now() - start
+  } while (elapsed < ms)
+  return (count * 1000) / elapsed
+}
+
+/**
+ * Gatehouse `decode`/`encode` (the secret as the app gives it; derived keys cached inside) against `jose` with a key
+ * and `kid` computed once: `jwtDecrypt` with the same algorithms, `EncryptJWT` with the same header and claims.
+ */
+export async function jwtOps(msPerRun: number, rounds: number): Promise<OpsResult[]> {
+  const key = new Uint8Array(
+    hkdfSync("sha256", SECRET, COOKIE_NAME, `Auth.js Generated Encryption Key (${COOKIE_NAME})`, 64),
+  )
+  const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+  const jwe = await encode({ token: TOKEN, secret: SECRET, salt: COOKIE_NAME })
+  const maxAge = 30 * 24 * 60 * 60
+
+  const cases: { name: string; ours: () => Promise<unknown>; floor: () => Promise<unknown> }[] = [
+    {
+      name: "decode",
+      ours: async () => {
+        if (!(await decode({ token: jwe, secret: SECRET, salt: COOKIE_NAME }))) throw new Error("decode failed")
+      },
+      floor: () =>
+        jwtDecrypt(jwe, key, {
+          clockTolerance: 15,
+          keyManagementAlgorithms: ["dir"],
+          contentEncryptionAlgorithms: ["A256CBC-HS512", "A256GCM"],
+        }),
+    },
+    {
+      name: "encode",
+      ours: () => encode({ token: TOKEN, secret: SECRET, salt: COOKIE_NAME }),
+      floor: () => {
+        const now = Math.floor(Date.now() / 1000)
+        return new EncryptJWT({ ...TOKEN })
+          .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid })
+          .setIssuedAt(now)
+          .setExpirationTime(now + maxAge)
+          .setJti(crypto.randomUUID())
+          .encrypt(key)
+      },
+    },
+  ]
+  const results: OpsResult[] = []
+  for (const c of cases) {
+    // Warm-up, so neither side pays JIT or the first key derivation inside a measured run.
+    await opsPerSecond(c.ours, Math.min(200, msPerRun))
+    await opsPerSecond(c.floor, Math.min(200, msPerRun))
+    const result: OpsResult = { name: c.name, ours: [], floor: [] }
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2 === 0) {
+        result.ours.push(await opsPerSecond(c.ours, msPerRun))
+        result.floor.push(await opsPerSecond(c.floor, msPerRun))
+      } else {
+        result.floor.push(await opsPerSecond(c.floor, msPerRun))
+        result.ours.push(await opsPerSecond(c.ours, msPerRun))
+      }
+    }
+    results.push(result)
+  }
+  return results
+}
+
+export interface ColdStart {
+  /** Milliseconds to import each, per run (fresh process each time). */
+  express: number[]
+  gatehouse: number[]
+  /** Files of provider or adapter entries, or optional drivers, loaded by `require("gatehouse-auth")`. */
+  eagerModules: string[]
+}
+
+const ROOT = process.cwd()
+
+function runNode(args: string[]): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, args, { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${error.message}: ${stderr}`))
+      else resolvePromise(stdout.trim())
+    })
+  })
+}
+
+/** Milliseconds `import(specifier)` takes in a fresh Node process (process start-up not included). */
+async function importTime(specifier: string): Promise<number> {
+  const script =
+    `const t = performance.now(); await import(${JSON.stringify(specifier)});` + ` console.log(performance.now() - t)`
+  const out = await runNode(["--input-type=module", "-e", script])
+  const ms = Number(out.split("\n").pop())
+  if (!Number.isFinite(ms)) throw new Error(`unexpected output importing ${specifier}: ${out}`)
+  return ms
+}
+
+/**
+ * Cold start: `runs` fresh processes each for `import("express")` and `import("gatehouse-auth")` (alternated), and
+ * which provider/adapter files or optional drivers `require("gatehouse-auth")` pulls in (none should).
+ * Undefined when dist/ has not been built.
+ */
+export async function coldStart(runs: number): Promise<ColdStart | undefined> {
+  if (!existsSync(resolve(ROOT, "dist", "index.mjs")) || !existsSync(resolve(ROOT, "dist", "index.js")))
+    return undefined
+  // The package imports itself by name from its own root (package.json `exports` self-reference).
+  const result: ColdStart = { express: [], gatehouse: [], eagerModules: [] }
+  for (let i = 0; i < runs; i++) {
+    const pair: [string, number[]][] = [
+      ["express", result.express],
+      ["gatehouse-auth", result.gatehouse],
+    ]
+    if (i % 2 === 1) pair.reverse()
+    for (const [specifier, into] of pair) into.push(await importTime(specifier))
+  }
+  const listing = await runNode([
+    "-e",
+    `require("gatehouse-auth"); console.log(JSON.stringify(Object.keys(require.cache)))`,
+  ])
+  const files = JSON.parse(listing) as string[]
+  const eager =
+    /[\\/]dist[\\/](providers|adapters|store)[\\/]|[\\/]node_modules[\\/](pg|ioredis|better-sqlite3|nodemailer|@simplewebauthn)[\\/]/
+  result.eagerModules = files.filter((f) => eager.test(f)).map((f) => f.replace(ROOT, "."))
+  return result
+}
