@@ -392,7 +392,7 @@ export class LastCredential extends AuthError {
   override status = 409
 }
 
-/** Why a refresh failed (next-wave D.1): the `cause.reason` of a {@link RefreshTokenError}. */
+/** Why a refresh failed: the `cause.reason` of a {@link RefreshTokenError}. */
 export type RefreshFailureReason = "invalid_grant" | "no_refresh_token" | "transient" | "id_token_mismatch"
 
 /**

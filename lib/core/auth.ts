@@ -50,7 +50,7 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 function jsonError(form: RoutePolicy["jsonErrorBody"], error: unknown, status: number | undefined): Response {
   const type = error instanceof AuthError ? error.type : "AuthError"
   const headers = error instanceof AuthError ? { ...error.headers } : {}
-  // One shape for a refusal by the limiter on every script route (next-wave E.1.1).
+  // One shape for a refusal by the limiter on every script route.
   if (error instanceof RateLimited) return json(429, { error: type }, headers)
   if (form === "oauth") {
     const body = { error: "invalid_request", error_description: type }

@@ -1,5 +1,5 @@
 /**
- * `getAccessToken()` (next-wave D.1): hand out a provider access token, refreshing it when it is due. One refresh token
+ * `getAccessToken()`: hand out a provider access token, refreshing it when it is due. One refresh token
  * is redeemed at most once: in-process single flight, a cross-process lock and a 60-second hand-over of the successor
  * through the key-value store, and a compare-and-swap write of the account row.
  */

@@ -300,7 +300,7 @@ export interface AuthConfig {
   /** Colors, logo and button text of the built-in pages. */
   theme?: Theme
   /**
-   * Provider tokens kept for refresh (next-wave D). `encryptAtRest: true` stores the access and refresh tokens of
+   * Provider tokens kept for refresh. `encryptAtRest: true` stores the access and refresh tokens of
    * account rows as `gh1.<JWE>` (key derived from the first secret; every secret decrypts). Default false, so Auth.js
    * can still read the rows; recommended true.
    */

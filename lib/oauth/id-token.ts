@@ -17,7 +17,7 @@ import type { ResolvedOAuthProvider } from "./types"
 
 /** A cached JWKS is refreshed after this long, in ms. */
 const JWKS_MAX_AGE = 10 * 60 * 1000
-/** At most one refetch per this many ms is triggered by a token whose key is not in the cached JWKS (next-wave C.1/C.2: 60 s). */
+/** At most one refetch per this many ms is triggered by a token whose key is not in the cached JWKS (60 s). */
 const UNKNOWN_KEY_COOLDOWN = 60 * 1000
 /** Accepted clock skew for `iat`, in seconds. */
 const CLOCK_TOLERANCE = 60

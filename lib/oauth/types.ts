@@ -47,7 +47,7 @@ export interface ResolvedOAuthProvider {
   readonly trustedAudiences: readonly string[]
   /** OIDC logout settings, with defaults applied (absent when the provider configures none). */
   readonly logout?: ResolvedOidcLogout
-  /** Refresh-token rotation (next-wave D), when the provider opts in: `window` in seconds. */
+  /** Refresh-token rotation, when the provider opts in: `window` in seconds. */
   readonly refresh?: { readonly window: number }
   /** Base URL of the redirect proxy (`<proxy origin><basePath>`), when one is configured and usable. */
   readonly redirectProxyUrl?: string

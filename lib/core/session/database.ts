@@ -94,7 +94,7 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
       result = rest
     }
     if (await databaseRefreshError(config, user.id, session.createdAt)) {
-      // The provider refused this user's refresh token after the session began (next-wave D.1 step 8).
+      // The provider refused this user's refresh token after the session began.
       if (config.session.refresh?.signOutOnError) return null
       result = { ...result, error: "RefreshTokenError" }
     }

@@ -20,7 +20,7 @@ export interface IssueSessionParams {
   trigger: "signIn" | "signUp"
   /** OIDC sign-ins of a provider with `logout` settings: what logout needs to find this session again. */
   idp?: IdpRecord
-  /** JWT sessions of a provider with `refresh`: the provider tokens kept in `__gh.tok` (next-wave D.1). */
+  /** JWT sessions of a provider with `refresh`: the provider tokens kept in `__gh.tok`. */
   tokens?: { provider: string; record: TokenRecord }
 }
 

@@ -157,7 +157,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       token: withoutReserved(token),
     })
     if (hasRefreshError(token)) {
-      // The provider refused the refresh token (next-wave D.1 step 8): the session says so until the next sign-in.
+      // The provider refused the refresh token: the session says so until the next sign-in.
       if (config.session.refresh?.signOutOnError) {
         clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
         return null

@@ -70,7 +70,7 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
   const userByAccount = await adapter.getUserByAccount(accountKey)
   const redirect = await runSignInCallback(ctx, { user: userByAccount ?? userFromProvider, account, profile })
   if (redirect) return { redirect }
-  // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns (next-wave D.1).
+  // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns.
   const stored = await accountAtRest(ctx, account)
   let byAccount = userByAccount
   let linked
