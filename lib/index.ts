@@ -7,7 +7,14 @@ import { Gatehouse } from "./express"
 
 export * from "./express"
 export default Gatehouse
-export { AuthError, CredentialsSignin, MissingCSRF, MissingRequestContext, RateLimited, RefreshTokenError } from "./errors"
+export {
+  AuthError,
+  CredentialsSignin,
+  MissingCSRF,
+  MissingRequestContext,
+  RateLimited,
+  RefreshTokenError,
+} from "./errors"
 export type { AccessTokenResult, GetAccessTokenOptions } from "./core/refresh"
 export { customFetch } from "./symbols"
 export type {

@@ -178,7 +178,7 @@ export function RedisAdapter(
       return json === null ? null : reviveAccount(json)
     },
 
-    // Refresh-token rotation (next-wave D.1 step 6): the refresh token is compared on the record just read, and the
+    // Refresh-token rotation: the refresh token is compared on the record just read, and the
     // record is written by a Lua compare-and-swap on that exact JSON, so of two writers holding the same old token
     // only one wins. A record changed meanwhile for another reason is read again and compared again.
     async updateAccountTokens(account, patch, opts = {}) {

@@ -6,6 +6,7 @@ import {
   ErrorPageLoop,
   RateLimited,
   isClientSafeError,
+  isServiceUnavailable,
 } from "../errors"
 import { createLogger } from "../logger"
 import type { ResolvedConfig } from "./config/types"
@@ -49,7 +50,7 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 function jsonError(form: RoutePolicy["jsonErrorBody"], error: unknown, status: number | undefined): Response {
   const type = error instanceof AuthError ? error.type : "AuthError"
   const headers = error instanceof AuthError ? { ...error.headers } : {}
-  // One shape for a refusal by the limiter on every script route (next-wave E.1.1).
+  // One shape for a refusal by the limiter on every script route.
   if (error instanceof RateLimited) return json(429, { error: type }, headers)
   if (form === "oauth") {
     const body = { error: "invalid_request", error_description: type }
@@ -99,6 +100,34 @@ function errorRedirect(
     status: 302,
     headers: { ...headers, Location: url, "Referrer-Policy": "no-referrer" },
   })
+}
+
+/** Seconds an API client is asked to wait after an outage answer. */
+export const OUTAGE_RETRY_AFTER = 5
+
+/** Actions that answer only scripts (JSON), never a page: an outage there is always answered 503. */
+const jsonOnlyActions: ReadonlySet<string> = new Set(["session", "csrf", "providers", "passkeys", "sessions"])
+
+/**
+ * Whether the request comes from an API client rather than a browser navigation: it asks for JSON and not HTML, or
+ * sends `X-Auth-Return-Redirect` (the Auth.js client), or names a JSON-only route.
+ */
+function isApiClient(request: Request, action: string): boolean {
+  // The OP is the client of back-channel logout, and its contract is 400 `application_error`.
+  if (action === "backchannel-logout") return false
+  if (jsonOnlyActions.has(action) || request.headers.has("X-Auth-Return-Redirect")) return true
+  const accept = request.headers.get("accept")?.toLowerCase() ?? ""
+  return accept.includes("application/json") && !accept.includes("text/html")
+}
+
+/**
+ * The answer to an API client while a service Gatehouse depends on is down (issue 17): `503
+ * {"error":"ServiceUnavailable"}` with `Retry-After` and `no-store`; under `X-Auth-Return-Redirect` the body also
+ * carries the error page `url`, which the Auth.js client reads.
+ */
+function serviceUnavailable(url?: string): Response {
+  const body = url === undefined ? { error: "ServiceUnavailable" } : { error: "ServiceUnavailable", url }
+  return json(503, body, { "Retry-After": String(OUTAGE_RETRY_AFTER), "Cache-Control": "no-store" })
 }
 
 type Outcome = { result: AuthResult; jar: CookieJar } | Response
@@ -166,6 +195,12 @@ async function run(request: Request, config: ResolvedConfig, options: HandleOpti
       (error instanceof RateLimited && policy.limitedAnswer === "json")
     // On a route that answers scripts, an error with a status is an answer (400 CSRF, 429 rate limit), not a failure.
     if (config.raw && error instanceof AuthError && !returnRedirect && !(jsonAnswer && status)) throw error
+    if (isServiceUnavailable(error) && isApiClient(request, authRequest.action)) {
+      const page = returnRedirect ? await errorRedirect(config, authRequest, error, true).json() : undefined
+      const response = serviceUnavailable((page as { url?: string } | undefined)?.url)
+      for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
+      return response
+    }
     const response = jsonAnswer
       ? jsonError(policy.jsonErrorBody, error, status)
       : errorRedirect(config, authRequest, error, returnRedirect)

@@ -1,4 +1,5 @@
 /** The per-request context: the resolved config plus everything derived from this one request. */
+import { checkSealer } from "./checks"
 import { InvalidProvider } from "../errors"
 import type { LoggerInstance } from "../logger"
 import type { ResolvedConfig } from "./config/types"
@@ -197,6 +198,7 @@ export function oauthFlowContext(ctx: RequestContext, provider: ResolvedOAuthPro
       nonce: ctx.cookies.nonce,
     },
     setCookie: (name, value, options) => ctx.jar.set(name, value, options),
+    checks: checkSealer(ctx.config.secret),
     logger: ctx.logger,
     query: ctx.request.query,
   }

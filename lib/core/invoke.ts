@@ -79,7 +79,8 @@ export async function invokeAction(config: ResolvedConfig, call: ActionCall): Pr
     }
   } catch (error) {
     config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
-    const authError = error instanceof AuthError ? error : new AuthError("Server-side action failed", { cause: error })
+    const authError =
+      error instanceof AuthError ? error : new AuthError("Server-side action failed", { cause: error as Error })
     return { status: 500, setCookies: [], error: authError }
   }
 }

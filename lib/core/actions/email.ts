@@ -34,7 +34,7 @@ function normalize(provider: EmailConfig, input: unknown): string {
     return normalizeEmail(normalized)
   } catch (error) {
     if (error instanceof AuthError) throw error
-    throw new EmailSignInError(error as Error)
+    throw new EmailSignInError("The address could not be normalised", { cause: error as Error })
   }
 }
 

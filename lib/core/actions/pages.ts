@@ -11,7 +11,7 @@ import {
   type RenderedPage,
 } from "../pages"
 import type { AuthResult } from "../response"
-import { readSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import { randomBytes } from "node:crypto"
 import { withScriptNonce } from "../pages/csp"
 

@@ -58,7 +58,7 @@ function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): Ev
       try {
         await handler(message)
       } catch (error) {
-        logger.error(new EventError(error as Error))
+        logger.error(new EventError("An event handler threw", { cause: error as Error }))
       }
     }
   }
@@ -85,6 +85,16 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   }
   // Before the env is applied: a module namespace or a stray object has no provider id to derive variables from.
   userConfig.providers.forEach(assertIsProvider)
+  // Fail closed: an AUTH_URL that is set but unusable would otherwise leave the origin to the Host header.
+  let authUrl: URL | undefined
+  if (env.AUTH_URL) {
+    authUrl = URL.canParse(env.AUTH_URL) ? new URL(env.AUTH_URL) : undefined
+    if (!authUrl || !/^https?:$/.test(authUrl.protocol)) {
+      throw new InvalidConfig("AUTH_URL is not a valid http(s) URL: fix or unset the AUTH_URL environment variable", {
+        cause: { variable: "AUTH_URL" },
+      })
+    }
+  }
   const config: AuthConfig = { ...userConfig, providers: [...userConfig.providers] }
   setEnvDefaults(env, config, false, logger)
 
@@ -128,15 +138,6 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   })
 
   assertSettings(session, jwt, config.pages ?? {})
-
-  let authUrl: URL | undefined
-  if (env.AUTH_URL) {
-    try {
-      authUrl = new URL(env.AUTH_URL)
-    } catch {
-      authUrl = undefined
-    }
-  }
 
   const newMemoryStore = () =>
     MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) })

@@ -131,7 +131,7 @@ export interface ResolvedConfig {
   readonly store: KeyValueStore
   /** Where `store` came from: `config.store`, the adapter's `store`, or the per-process memory fallback. */
   readonly storeSource: "config" | "adapter" | "memory"
-  /** Provider tokens at rest (next-wave D.1). */
+  /** Provider tokens at rest. */
   readonly tokens: Readonly<{ encryptAtRest: boolean }>
   readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
   /** The rate limiter (`config.rateLimit`): its rules, store and answers. */

@@ -4,7 +4,7 @@
  * email work.
  */
 import type { RequestContext } from "../context"
-import { readSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import { policyOf } from "../routes"
 import type { RateLimitRuleName } from "../types"
 import { clientIpSubject } from "./ip"

@@ -11,7 +11,7 @@ import type { EventCallbacks, RateLimitOptions, RateLimitRule, RateLimitRuleName
 /** What a rule counts by: the client IP, an identifier from the request body, or the session. */
 export type RuleSubject = "ip" | "identifier" | "session"
 
-/** The default rules (next-wave E.1.1). */
+/** The default rules. */
 export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<RateLimitRule & { by: RuleSubject }>>> =
   Object.freeze({
     "credentials-ip": { limit: 10, window: 60, by: "ip" },

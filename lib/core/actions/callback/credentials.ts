@@ -18,7 +18,7 @@ async function authorize(ctx: RequestContext, provider: CredentialsConfig): Prom
     user = await provider.authorize(credentials, request)
   } catch (error) {
     if (error instanceof AuthError) throw error
-    throw new CallbackRouteError(error as Error, { cause: { provider: provider.id } })
+    throw new CallbackRouteError("authorize threw", { cause: { err: error as Error, provider: provider.id } })
   }
   if (!user) throw new CredentialsSignin()
   return user
