@@ -4,18 +4,12 @@
  */
 import * as oauth from "oauth4webapi"
 import { AuthError, OAuthProtocolError } from "../errors"
+import { SOCKET_UNREACHABLE_CODES } from "../network-errors"
 import type { ResolvedOAuthProvider } from "./types"
 
 /** Socket codes of a provider that cannot be reached (undici puts them on `error.cause`). */
 const networkCodes = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "ENOTFOUND",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EAI_AGAIN",
+  ...SOCKET_UNREACHABLE_CODES,
   "UND_ERR_SOCKET",
   "UND_ERR_CONNECT_TIMEOUT",
   "UND_ERR_HEADERS_TIMEOUT",

@@ -6,6 +6,7 @@
 import type { Adapter } from "../../adapters/types"
 import { AdapterError } from "../../errors"
 import type { LoggerInstance } from "../../logger"
+import { SOCKET_UNREACHABLE_CODES } from "../../network-errors"
 
 /** Default `adapterTimeout`: how long one adapter call may take, in ms. */
 export const DEFAULT_ADAPTER_TIMEOUT = 5000
@@ -38,14 +39,7 @@ const conflictCodes = new Set([
 const notFoundCodes = new Set(["adapter_not_found", "P2025"])
 /** Socket and server codes that mean the database cannot be reached now (it may be back later). */
 const unavailableCodes = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "ENOTFOUND",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EAI_AGAIN",
+  ...SOCKET_UNREACHABLE_CODES,
   "SQLITE_BUSY",
   "57P01", // PostgreSQL admin_shutdown
   "57P02", // crash_shutdown
