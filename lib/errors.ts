@@ -17,11 +17,9 @@ export type ErrorType =
   | "AuthError"
   | "CallbackRouteError"
   | "CredentialsSignin"
-  | "DuplicateConditionalUI"
   | "EmailSignInError"
   | "ErrorPageLoop"
   | "EventError"
-  | "ExperimentalFeatureNotEnabled"
   | "InvalidCallbackUrl"
   | "InvalidCheck"
   | "InvalidEndpoints"
@@ -32,7 +30,6 @@ export type ErrorType =
   | "MissingAuthorize"
   | "MissingCSRF"
   | "MissingSecret"
-  | "MissingWebAuthnAutocomplete"
   | "OAuthAccountNotLinked"
   | "OAuthCallbackError"
   | "OAuthProfileParseError"
@@ -40,16 +37,116 @@ export type ErrorType =
   | "SessionTokenError"
   | "SignOutError"
   | "UnknownAction"
-  | "UnsupportedStrategy"
   | "UntrustedHost"
   | "Verification"
   | "WebAuthnVerificationError"
   | "InvalidConfig"
+  | "InvalidRequest"
+  | "OAuthProtocolError"
   | "MissingRequestContext"
   | "NotFound"
   | "SessionNotFresh"
   | "LastCredential"
   | "RefreshTokenError"
+  | "RateLimited"
+
+/**
+ * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
+ * class has a default (its `type` in snake case); a few errors name a finer reason:
+ * - `adapter_conflict`: a create broke a uniqueness rule (the row exists already, e.g. a concurrent first sign-in);
+ * - `adapter_not_found`: an update or delete named a row that does not exist;
+ * - `adapter_timeout`: an adapter call took longer than `adapterTimeout`;
+ * - `adapter_unavailable`: the database could not be reached (connection refused, reset or closed);
+ * - `oauth_unavailable`: the identity provider could not be reached or did not answer within `httpTimeout`.
+ *
+ * `CredentialsSignin` uses `credentials` (or the `code` a subclass sets), which also reaches the URL.
+ */
+export type AuthErrorCode =
+  | "access_denied"
+  | "account_not_linked"
+  | "adapter_conflict"
+  | "adapter_error"
+  | "adapter_not_found"
+  | "adapter_timeout"
+  | "adapter_unavailable"
+  | "auth_error"
+  | "callback_route_error"
+  | "credentials"
+  | "credentials_signin"
+  | "email_sign_in_error"
+  | "error_page_loop"
+  | "event_error"
+  | "invalid_callback_url"
+  | "invalid_check"
+  | "invalid_config"
+  | "invalid_endpoints"
+  | "invalid_provider"
+  | "invalid_request"
+  | "jwt_session_error"
+  | "last_credential"
+  | "rate_limited"
+  | "refresh_token_error"
+  | "missing_adapter"
+  | "missing_adapter_methods"
+  | "missing_authorize"
+  | "missing_csrf"
+  | "missing_request_context"
+  | "missing_secret"
+  | "not_found"
+  | "oauth_account_not_linked"
+  | "oauth_callback_error"
+  | "oauth_profile_parse_error"
+  | "oauth_protocol_error"
+  | "oauth_sign_in_error"
+  | "oauth_unavailable"
+  | "session_not_fresh"
+  | "session_token_error"
+  | "sign_out_error"
+  | "unknown_action"
+  | "untrusted_host"
+  | "verification"
+  | "webauthn_verification_error"
+
+const defaultCodes: Record<ErrorType, AuthErrorCode> = {
+  AccessDenied: "access_denied",
+  AccountNotLinked: "account_not_linked",
+  AdapterError: "adapter_error",
+  AuthError: "auth_error",
+  CallbackRouteError: "callback_route_error",
+  CredentialsSignin: "credentials_signin",
+  EmailSignInError: "email_sign_in_error",
+  ErrorPageLoop: "error_page_loop",
+  EventError: "event_error",
+  InvalidCallbackUrl: "invalid_callback_url",
+  InvalidCheck: "invalid_check",
+  InvalidEndpoints: "invalid_endpoints",
+  InvalidProvider: "invalid_provider",
+  JWTSessionError: "jwt_session_error",
+  MissingAdapter: "missing_adapter",
+  MissingAdapterMethods: "missing_adapter_methods",
+  MissingAuthorize: "missing_authorize",
+  MissingCSRF: "missing_csrf",
+  MissingSecret: "missing_secret",
+  OAuthAccountNotLinked: "oauth_account_not_linked",
+  OAuthCallbackError: "oauth_callback_error",
+  OAuthProfileParseError: "oauth_profile_parse_error",
+  OAuthSignInError: "oauth_sign_in_error",
+  SessionTokenError: "session_token_error",
+  SignOutError: "sign_out_error",
+  UnknownAction: "unknown_action",
+  UntrustedHost: "untrusted_host",
+  Verification: "verification",
+  WebAuthnVerificationError: "webauthn_verification_error",
+  InvalidConfig: "invalid_config",
+  InvalidRequest: "invalid_request",
+  OAuthProtocolError: "oauth_protocol_error",
+  MissingRequestContext: "missing_request_context",
+  NotFound: "not_found",
+  SessionNotFresh: "session_not_fresh",
+  LastCredential: "last_credential",
+  RefreshTokenError: "refresh_token_error",
+  RateLimited: "rate_limited",
+}
 
 /** Which built-in page a browser lands on for an error. */
 export type ErrorPageKind = "signIn" | "error"
@@ -57,8 +154,15 @@ export type ErrorPageKind = "signIn" | "error"
 /** Extra data attached to an error. `err` holds the underlying error, if any. */
 export type ErrorCause = Record<string, unknown> & { err?: Error }
 
-/** Options of every Gatehouse error. */
-export interface AuthErrorOptions extends ErrorOptions {
+/** Options of every Gatehouse error: the constructor's second argument. */
+export interface AuthErrorOptions {
+  /**
+   * What caused the error: an underlying `Error` (kept as `cause.err`) or a record of data (for the OAuth engine
+   * `{ code, reason, provider }`, where `code` is the protocol library's code).
+   */
+  cause?: Error | ErrorCause
+  /** A finer {@link AuthErrorCode} than the class's default (e.g. `adapter_conflict`). */
+  code?: AuthErrorCode
   /**
    * The HTTP status of the answer when the action answers scripts rather than browsers (JSON routes): e.g. 400 for a
    * failed CSRF check on POST /session, 429 for a rate limit. Page routes redirect regardless.
@@ -69,16 +173,20 @@ export interface AuthErrorOptions extends ErrorOptions {
 }
 
 /**
- * Base class of every Gatehouse error.
+ * Base class of every Gatehouse error. Every error is built the same way: `new X(message?, { cause, code, status,
+ * headers })`. Compare `code` (or `type`), not the message.
  *
  * @example
  * ```ts
- * throw new AuthError("Something broke", { cause: { provider: "github" } })
+ * const error = new AuthError("Something broke", { cause: { provider: "github" } })
+ * error.code // "auth_error"
  * ```
  */
 export class AuthError extends Error {
   /** Identifies the error in logs and, when client-safe, in the `error=` query of a redirect. */
   type: ErrorType
+  /** The stable code of this error; see {@link AuthErrorCode}. */
+  code: string
   /** The page a browser is sent to: `signIn` or `error`. */
   kind: ErrorPageKind
   declare cause?: ErrorCause
@@ -87,35 +195,20 @@ export class AuthError extends Error {
   /** See {@link AuthErrorOptions.headers}. */
   headers?: Readonly<Record<string, string>>
 
-  constructor(message?: string | Error | AuthErrorOptions, errorOptions?: AuthErrorOptions) {
-    if (message instanceof Error) {
-      super(message.message, { cause: { err: message, ...asRecord(message.cause), ...asRecord(errorOptions?.cause) } })
-    } else if (typeof message === "string") {
-      super(message, normalizeOptions(errorOptions))
-    } else {
-      super(undefined, normalizeOptions(message ?? errorOptions))
-    }
+  constructor(message?: string, options: AuthErrorOptions = {}) {
+    const cause = options.cause instanceof Error ? { err: options.cause } : options.cause
+    super(message, cause === undefined ? undefined : { cause })
     const ctor = new.target as unknown as { type?: ErrorType; kind?: ErrorPageKind }
     this.type = ctor.type ?? "AuthError"
     this.kind = ctor.kind ?? "error"
+    this.code = options.code ?? defaultCodes[this.type]
     this.name = new.target.name
-    const options = message instanceof Error || typeof message === "string" ? errorOptions : (message ?? errorOptions)
-    if (options?.status !== undefined) this.status = options.status
-    if (options?.headers !== undefined) this.headers = options.headers
+    if (options.status !== undefined) this.status = options.status
+    if (options.headers !== undefined) this.headers = options.headers
   }
 
   static type: ErrorType = "AuthError"
   static kind: ErrorPageKind = "error"
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {}
-}
-
-function normalizeOptions(options?: ErrorOptions): ErrorOptions | undefined {
-  if (!options || options.cause === undefined) return undefined
-  if (options.cause instanceof Error) return { cause: { err: options.cause } }
-  return { cause: options.cause }
 }
 
 /** Base of the errors that send a browser back to the sign-in page. */
@@ -154,7 +247,7 @@ export class InvalidCallbackUrl extends AuthError {
 export class CredentialsSignin extends SignInError {
   static override type: ErrorType = "CredentialsSignin"
   /** Sent to the client in the `code` query parameter. */
-  code = "credentials"
+  override code = "credentials"
 }
 /** An OAuth provider has neither an issuer nor the endpoint named in the message. */
 export class InvalidEndpoints extends AuthError {
@@ -219,10 +312,6 @@ export class SignOutError extends AuthError {
 export class UnknownAction extends AuthError {
   static override type: ErrorType = "UnknownAction"
 }
-/** The configured session strategy cannot work with the configured providers. */
-export class UnsupportedStrategy extends AuthError {
-  static override type: ErrorType = "UnsupportedStrategy"
-}
 /** The provider does not exist or cannot serve this route. */
 export class InvalidProvider extends AuthError {
   static override type: ErrorType = "InvalidProvider"
@@ -243,25 +332,42 @@ export class MissingCSRF extends SignInError {
 export class AccountNotLinked extends SignInError {
   static override type: ErrorType = "AccountNotLinked"
 }
-/** More than one WebAuthn provider has conditional UI enabled. */
-export class DuplicateConditionalUI extends AuthError {
-  static override type: ErrorType = "DuplicateConditionalUI"
-}
-/** A WebAuthn provider with conditional UI has no `webauthn` autocomplete field. */
-export class MissingWebAuthnAutocomplete extends AuthError {
-  static override type: ErrorType = "MissingWebAuthnAutocomplete"
-}
 /** A WebAuthn response did not verify. */
 export class WebAuthnVerificationError extends AuthError {
   static override type: ErrorType = "WebAuthnVerificationError"
 }
-/** An experimental feature is used without being enabled. */
-export class ExperimentalFeatureNotEnabled extends AuthError {
-  static override type: ErrorType = "ExperimentalFeatureNotEnabled"
-}
 /** A configuration value is invalid (Gatehouse-specific: shapes the reference does not check). */
 export class InvalidConfig extends AuthError {
   static override type: ErrorType = "InvalidConfig"
+}
+
+/** The request could not be read: a malformed body, a body over the size limit, a bad content type. */
+export class InvalidRequest extends AuthError {
+  static override type: ErrorType = "InvalidRequest"
+}
+
+/**
+ * The OAuth/OIDC engine rejected a provider's answer (token response, ID token, userinfo, discovery). The protocol
+ * library's code is in `cause.code` (an oauth4webapi or jose code), next to `cause.reason` and `cause.provider`.
+ */
+export class OAuthProtocolError extends AuthError {
+  static override type: ErrorType = "OAuthProtocolError"
+}
+
+/**
+ * Whether an error means a service Gatehouse depends on (the database, the identity provider) is down or too slow, so
+ * the same request may succeed later: API clients are answered 503 with `Retry-After`.
+ *
+ * @example
+ * ```ts
+ * isServiceUnavailable(new AdapterError("Adapter call timed out", { code: "adapter_timeout" })) // true
+ * ```
+ */
+export function isServiceUnavailable(error: unknown): error is AuthError {
+  return (
+    error instanceof AuthError &&
+    (error.code === "adapter_timeout" || error.code === "adapter_unavailable" || error.code === "oauth_unavailable")
+  )
 }
 
 /** `auth()`, `signIn()`... were called without a request, outside the request context `app.use(auth)` opens. */
@@ -286,7 +392,7 @@ export class LastCredential extends AuthError {
   override status = 409
 }
 
-/** Why a refresh failed (next-wave D.1): the `cause.reason` of a {@link RefreshTokenError}. */
+/** Why a refresh failed: the `cause.reason` of a {@link RefreshTokenError}. */
 export type RefreshFailureReason = "invalid_grant" | "no_refresh_token" | "transient" | "id_token_mismatch"
 
 /**
@@ -298,6 +404,18 @@ export type RefreshFailureReason = "invalid_grant" | "no_refresh_token" | "trans
 export class RefreshTokenError extends SignInError {
   static override type: ErrorType = "RefreshTokenError"
   declare cause?: ErrorCause & { reason: RefreshFailureReason; provider?: string }
+}
+
+/**
+ * A rate limit refused the request before any credential, email or authenticator work. Browsers are sent back to the
+ * sign-in page (`error=RateLimited&retry=<seconds>`); JSON routes answer 429 `{"error":"RateLimited"}`. Both carry
+ * `Retry-After`.
+ */
+export class RateLimited extends SignInError {
+  static override type: ErrorType = "RateLimited"
+  override status = 429
+  /** Seconds until the window that refused the request ends (at least 1). */
+  retryAfter = 1
 }
 
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
@@ -313,6 +431,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   // Gatehouse: an invalid address or a failed send is the user's to fix, not a server misconfiguration.
   "EmailSignInError",
   "RefreshTokenError",
+  "RateLimited",
 ])
 
 /**

@@ -7,7 +7,14 @@ import { Gatehouse } from "./express"
 
 export * from "./express"
 export default Gatehouse
-export { AuthError, CredentialsSignin, MissingCSRF, MissingRequestContext, RefreshTokenError } from "./errors"
+export {
+  AuthError,
+  CredentialsSignin,
+  MissingCSRF,
+  MissingRequestContext,
+  RateLimited,
+  RefreshTokenError,
+} from "./errors"
 export type { AccessTokenResult, GetAccessTokenOptions } from "./core/refresh"
 export { customFetch } from "./symbols"
 export type {
@@ -18,10 +25,15 @@ export type {
   JWT,
   PagesOptions,
   Profile,
+  ClientIpSource,
+  RateLimitOptions,
+  RateLimitRule,
+  RateLimitRuleName,
   Session,
   SessionOptions,
   Theme,
   User,
 } from "./core/types"
+export type { RateLimitStore, WindowHit } from "./store/types"
 export type * from "./adapters/types"
 export type * from "./providers/types"

@@ -24,6 +24,7 @@ export type WarningCode =
   | "rp-initiated-logout-unavailable"
   | "signout-state-invalid"
   | "session-cookie-large"
+  | "rate-limit-no-client-ip"
 
 /** Shown after the code by the built-in logger (a custom `warn` gets the same text as its second argument). */
 export const warningMessages: Readonly<Record<WarningCode, string>> = Object.freeze({
@@ -43,6 +44,9 @@ export const warningMessages: Readonly<Record<WarningCode, string>> = Object.fre
   "memory-store-single-process":
     "The key-value store (revocations, replay guards, rate limits) lives in this process's memory and is not shared " +
     "with other instances; use an adapter with a store (PostgreSQL, SQLite, Redis) or set `store`.",
+  "rate-limit-no-client-ip":
+    "Rate limiting has no client IP for this request, so the rules keyed by IP are skipped (the per-account and " +
+    "per-address rules still apply). In the web flavour set `rateLimit.ip`.",
   "short-secret":
     "The secret is shorter than 32 bytes and easy to guess. Set AUTH_SECRET to a new one made with " +
     "`npx gatehouse-auth secret` or `openssl rand -base64 33`.",

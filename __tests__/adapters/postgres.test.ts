@@ -245,7 +245,7 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
         await tx.createUser({ id: "tx-half", email: "tx-half@example.com", emailVerified: null })
         await tx.linkAccount({ userId: "tx-half", type: "oauth", provider: "github", providerAccountId: "taken" })
       }),
-    ).rejects.toThrow("Account already exists")
+    ).rejects.toMatchObject({ code: "adapter_conflict" })
     await expect(adapter.getUser("tx-half")).resolves.toBeNull()
     await expect(adapter.getUserByEmail("tx-half@example.com")).resolves.toBeNull()
   })

@@ -63,13 +63,79 @@ describe("Auth() routing", () => {
     expect(response.headers.getSetCookie()).toEqual([])
   })
 
-  it("a body over 1 MB → 400, nothing read further, no cookies", async () => {
+  it("malformed JSON body → the logged error is InvalidRequest (code invalid_request)", async () => {
+    const config = credentialsConfig()
+    const response = await Auth(
+      makeRequest("/auth/signout", { body: "[1,2]", headers: { "content-type": "application/json" } }),
+      config,
+    )
+    expect(response.status).toBe(400)
+    expect(config.logger.errors.map((e) => [e.name, (e as { code?: string }).code])).toEqual([
+      ["InvalidRequest", "invalid_request"],
+    ])
+  })
+
+  it("a body over 1 MB (declared) → 400 InvalidRequest, no cookies", async () => {
+    const config = credentialsConfig()
     const response = await Auth(
       makeRequest("/auth/callback/credentials", { body: { username: "x".repeat(1024 * 1024 + 1) } }),
-      credentialsConfig(),
+      config,
     )
     expect(response.status).toBe(400)
     expect(response.headers.getSetCookie()).toEqual([])
+    expect(config.logger.errors.map((e) => (e as { code?: string }).code)).toEqual(["invalid_request"])
+  })
+
+  it("a chunked body without Content-Length over 1 MB → 400 after ~1 MB is read, the rest never pulled", async () => {
+    const chunk = new TextEncoder().encode(`username=${"x".repeat(64 * 1024 - 9)}`)
+    const total = 160 // 10 MB on offer
+    let pulled = 0
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled === total) return controller.close()
+        pulled += 1
+        controller.enqueue(chunk)
+      },
+    })
+    const request = new Request(`${ORIGIN}/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit)
+    expect(request.headers.get("content-length")).toBeNull()
+    const config = credentialsConfig()
+    const response = await Auth(request, config)
+    expect(response.status).toBe(400)
+    expect(response.headers.getSetCookie()).toEqual([])
+    expect(config.logger.errors.map((e) => (e as { code?: string }).code)).toEqual(["invalid_request"])
+    // 17 chunks pass the 1 MB limit; the stream may buffer a chunk or two ahead, never the 10 MB.
+    expect(pulled).toBeGreaterThanOrEqual(17)
+    expect(pulled).toBeLessThan(20)
+  })
+
+  it("a chunked body under the limit is read whole", async () => {
+    const parts = ["username=ada", "&password=", "pw"].map((p) => new TextEncoder().encode(p))
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = parts.shift()
+        if (next) controller.enqueue(next)
+        else controller.close()
+      },
+    })
+    const csrf = await Auth(makeRequest("/auth/csrf"), credentialsConfig())
+    expect(csrf.status).toBe(200)
+    const request = new Request(`${ORIGIN}/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit)
+    const config = credentialsConfig()
+    const response = await Auth(request, config)
+    // Read and parsed: the credentials callback answers (MissingCSRF: the body carries no token), not a 400.
+    expect(response.status).toBe(302)
+    expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/signin?error=MissingCSRF`)
   })
 
   it.each(["providers", "csrf", "error", "verify-request"])("POST /%s → Configuration redirect", async (action) => {

@@ -104,10 +104,11 @@ function flows(h: Harness) {
     return { token: res.body.csrfToken as string, jar: cookieJar(jar, res.headers["set-cookie"]) }
   }
   return {
-    async signIn(username: string) {
+    async signIn(username: string, headers: Record<string, string> = {}) {
       const { token, jar } = await csrf()
       const response = await agent()
         .post("/auth/callback/credentials")
+        .set(headers)
         .set("Cookie", cookieHeader(jar))
         .type("form")
         .send({ csrfToken: token, username, password: "pw", callbackUrl: "/dashboard" })
@@ -169,11 +170,23 @@ async function restore(h: Harness): Promise<void> {
   h.errors.length = 0
 }
 
+/** An outage answer for an API client: 503, no-store, Retry-After, JSON, and the failure logged with its code. */
+function expectServiceUnavailable(response: request.Response): void {
+  expect(response.status).toBe(503)
+  expect(response.headers["content-type"]).toMatch(/^application\/json/)
+  expect(response.headers["retry-after"]).toBe("5")
+  expect(response.headers["cache-control"]).toBe("no-store")
+}
+
 function expectErrorPage(h: Harness, response: request.Response): void {
   expect(response.status).toBe(302)
   expect(response.headers.location).toBe(`${h.origin}/auth/error?error=Configuration`)
   expect(issuedSession(response)).toEqual([])
   expect(h.errors.map((e) => (e as { type?: string }).type)).toContain("AdapterError")
+  // What went wrong is named by code: the database timed out or could not be reached.
+  expect(h.errors.map((e) => (e as { code?: string }).code)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^adapter_(timeout|unavailable)$/)]),
+  )
   expect(h.errors.some((e) => "escaped" in e)).toBe(false)
 }
 
@@ -194,17 +207,42 @@ function faultSuite(h: Harness) {
       await h.backend.settled()
     })
 
-    it("session read and requireAuth: null / 401, cookie kept; the same cookie works once the service is back", async () => {
+    it("session read and requireAuth: 503 / 401, cookie kept; the same cookie works once the service is back", async () => {
       const { jar } = await f.signIn(`dee-${fault}-${randomSuffix()}`)
       const [session, me] = await underFault(h.proxy, fault, () => Promise.all([f.session(jar), f.me(jar)]))
-      expect(session.status).toBe(200)
-      expect(session.text).toBe("null")
+      expectServiceUnavailable(session)
+      expect(session.body).toEqual({ error: "ServiceUnavailable" })
       expect(setCookies(session).filter((c) => c.startsWith(SESSION))).toEqual([])
       expect(me.status).toBe(401)
       expect(h.errors.some((e) => "escaped" in e)).toBe(false)
 
       await restore(h)
       expect((await f.me(jar)).status).toBe(200)
+      await h.backend.settled()
+    })
+
+    it("credentials sign-in from API clients: 503 JSON with Retry-After; a browser keeps the error page", async () => {
+      const name = `api-${fault}-${randomSuffix()}`
+      const [json, returned] = await underFault(h.proxy, fault, () =>
+        Promise.all([
+          f.signIn(name, { Accept: "application/json" }),
+          f.signIn(name, { "X-Auth-Return-Redirect": "1" }),
+        ]),
+      )
+      expectServiceUnavailable(json.response)
+      expect(json.response.body).toEqual({ error: "ServiceUnavailable" })
+      expectServiceUnavailable(returned.response)
+      // The Auth.js client reads `url` from a returned redirect: it names the error page.
+      expect(returned.response.body).toEqual({
+        error: "ServiceUnavailable",
+        url: `${h.origin}/auth/error?error=Configuration`,
+      })
+      for (const { response } of [json, returned]) expect(issuedSession(response)).toEqual([])
+
+      await restore(h)
+      const ok = await f.signIn(name, { Accept: "application/json" })
+      expect(ok.response.status).toBe(302)
+      expect(ok.jar[SESSION]).toBeTruthy()
       await h.backend.settled()
     })
 

@@ -66,11 +66,12 @@ function startApp() {
   return { errors, adapter }
 }
 
-async function startSignIn() {
+async function startSignIn(headers: Record<string, string> = {}) {
   const csrf = await request(server).get("/auth/csrf")
   let jar = cookieJar({}, csrf.headers["set-cookie"])
   const start = await request(server)
     .post("/auth/signin/op")
+    .set(headers)
     .set("Cookie", cookieHeader(jar))
     .type("form")
     .send({ csrfToken: csrf.body.csrfToken, callbackUrl: "/dashboard" })
@@ -94,6 +95,18 @@ function expectCleanFailure(response: request.Response, errors: Error[]) {
   const cookies = ([] as string[]).concat(response.headers["set-cookie"] ?? [])
   expect(cookies.filter((c) => c.startsWith(`${SESSION}=`) && !/Max-Age=0/.test(c))).toEqual([])
   expect(errors.some((e) => "escaped" in e || (e as { status?: number }).status === 500)).toBe(false)
+  // Named by code: the provider could not be reached or did not answer in time.
+  expect(errors.map((e) => (e as { code?: string }).code)).toContain("oauth_unavailable")
+}
+
+/** The outage answer to an API client: 503 JSON, Retry-After, no-store, no session. */
+function expectServiceUnavailable(response: request.Response) {
+  expect(response.status).toBe(503)
+  expect(response.headers["content-type"]).toMatch(/^application\/json/)
+  expect(response.headers["retry-after"]).toBe("5")
+  expect(response.headers["cache-control"]).toBe("no-store")
+  const cookies = ([] as string[]).concat(response.headers["set-cookie"] ?? [])
+  expect(cookies.filter((c) => c.startsWith(`${SESSION}=`) && !/Max-Age=0/.test(c))).toEqual([])
 }
 
 /** Applies a fault: the OP stops answering, refuses new connections, or cuts the request in flight. */
@@ -121,6 +134,21 @@ describe.each<FaultMode | "reset">(["blackhole", "drop", "reset"])("OpenID Provi
     const again = await startSignIn()
     expect(again.start.status).toBe(302)
     expect(again.start.headers.location).toMatch(new RegExp(`^http://${proxy.address}/`))
+  })
+
+  it("API clients get 503 JSON: the Auth.js client's sign-in start, and a JSON callback", async () => {
+    const { errors } = startApp()
+    const { start } = await withFault(fault, () => startSignIn({ "X-Auth-Return-Redirect": "1" }))
+    expectServiceUnavailable(start)
+    expect(start.body).toEqual({ error: "ServiceUnavailable", url: `${origin}/auth/error?error=Configuration` })
+    expect(errors.map((e) => (e as { code?: string }).code)).toContain("oauth_unavailable")
+
+    proxy.reset()
+    proxy.mode = "pass"
+    const { deliver } = await authorize(`api-${fault}`)
+    const response = await withFault(fault, () => deliver().set("Accept", "application/json"))
+    expectServiceUnavailable(response)
+    expect(response.body).toEqual({ error: "ServiceUnavailable" })
   })
 
   it("the OAuth callback (token endpoint) fails cleanly: no session, no user; the next sign-in succeeds", async () => {

@@ -2,6 +2,7 @@ import request from "supertest"
 import { ExpressAuth, getSession, requireAuth } from "../../lib"
 import { encode } from "../../lib/jwt"
 import { SECRET, authConfig, cookieHeader, cookieJar, signIn, versions } from "./apps"
+import { fakeDateOnly } from "../fixtures/clock"
 
 describe.each(versions)("requireAuth on %s", (_name, express) => {
   function app(config = authConfig(), options?: Parameters<typeof requireAuth>[1]) {
@@ -107,10 +108,13 @@ describe.each(versions)("requireAuth on %s", (_name, express) => {
     expect(noRefresh.body.name).toBe("Ada")
     expect(noRefresh.headers["set-cookie"]).toBeUndefined()
 
-    const realNow = Date.now
-    Date.now = () => realNow() - 3600 * 1000
-    const old = await encode({ token: { name: "Ada", sub: "u1" }, secret: SECRET, salt: "authjs.session-token" })
-    Date.now = realNow
+    // The shared Date-only fake clock: a token issued an hour ago (past updateAge) is re-issued now.
+    fakeDateOnly(Date.now() - 3600 * 1000)
+    const old = await encode({
+      token: { name: "Ada", sub: "u1" },
+      secret: SECRET,
+      salt: "authjs.session-token",
+    }).finally(() => jest.useRealTimers())
     const refreshed = await request(a).get("/whoami").set("Cookie", `authjs.session-token=${old}`)
     expect(refreshed.body.name).toBe("Ada")
     const jar = cookieJar({}, refreshed.headers["set-cookie"])

@@ -10,7 +10,7 @@ import { parseCookieHeader, readSessionCookie } from "../../lib/cookie-header"
 import { normalizeEmail } from "../../lib/core/email/normalize"
 import { isValidCallbackUrl, sameOriginRedirect } from "../../lib/core/redirect"
 import { parseAuthRequest } from "../../lib/core/request"
-import { EmailSignInError, UnknownAction } from "../../lib/errors"
+import { EmailSignInError, InvalidRequest, UnknownAction } from "../../lib/errors"
 import { readRequestBody } from "../../lib/express/body"
 import { decode, encode } from "../../lib/jwt"
 import { bodyArb, encode as percentEncode, interesting } from "./arbitraries"
@@ -179,7 +179,7 @@ export function parserProperties(): FuzzProperty[] {
         ),
     },
     {
-      name: "core body reader: a plain own-keyed object or UnknownAction; nothing polluted",
+      name: "core body reader: a plain own-keyed object, or InvalidRequest/UnknownAction; nothing polluted",
       weight: 1,
       property: () =>
         fc.asyncProperty(asUnknown(bodyArb(["x"])), async (value) => {
@@ -195,7 +195,7 @@ export function parserProperties(): FuzzProperty[] {
             }
           } catch (error) {
             assert.ok(
-              error instanceof UnknownAction,
+              error instanceof InvalidRequest || error instanceof UnknownAction,
               `unexpected ${(error as Error).name}: ${(error as Error).message}`,
             )
           }

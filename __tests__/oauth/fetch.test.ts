@@ -100,7 +100,11 @@ describe("the OAuth engine goes through it", () => {
     const provider = github(hangOnEmails, 200)
     const browser = new Browser()
     const params = await followAuthorization(await startOAuthSignIn(browser.context(provider)))
-    await expect(finishOAuthSignIn(browser.context(provider), params)).rejects.toMatchObject({ name: "TimeoutError" })
+    await expect(finishOAuthSignIn(browser.context(provider), params)).rejects.toMatchObject({
+      name: "OAuthProtocolError",
+      code: "oauth_unavailable",
+      cause: { code: "TimeoutError", provider: provider.id },
+    })
     expect(urls).toEqual(["/login/oauth/access_token", "/api/v3/user", "/api/v3/user/emails"])
   })
 

@@ -1,8 +1,10 @@
 // D3 and D9 across instances: two Gatehouse instances (own runtimes, own pools and Redis clients, as two processes
-// would have) share one PostgreSQL database and one Redis store; a refresh token is redeemed once in total.
+// would have) share one PostgreSQL database and one Redis store, or one Redis holding both the adapter's records and
+// the store; a refresh token is redeemed once in total, and the account row is written by compare-and-swap.
 import Redis from "ioredis"
 import { Pool } from "pg"
 import { migrate, PostgresAdapter } from "../../lib/adapters/postgres"
+import { RedisAdapter } from "../../lib/adapters/redis"
 import { RedisStore } from "../../lib/store/redis"
 import { Gatehouse, type WebGatehouse } from "../../lib/web/gatehouse"
 import type { AuthConfig } from "../../lib/core/types"
@@ -123,4 +125,96 @@ describeWithService(POSTGRES, "refresh across instances (PostgreSQL adapter)", (
       expect(results.every((r) => r.setCookies.some((c) => c.startsWith("authjs.session-token=")))).toBe(true)
     }, 30_000)
   })
+})
+
+describeWithService(REDIS, "refresh across instances (Redis adapter and store)", () => {
+  const prefix = `gatehouse-refresh-redis-${randomSuffix()}:`
+  const clients: Redis[] = []
+  let rop: RefreshOp
+  /** What the instances asked of the adapter since the last reset. */
+  const asked = { link: 0, unlink: 0, cas: 0, casWon: 0 }
+
+  /** One "process": its own Redis client and adapter (same prefix: records and store shared), its own runtime. */
+  function instance(): { gh: WebGatehouse; adapter: ReturnType<typeof RedisAdapter> } {
+    const client = new Redis(REDIS_URL)
+    clients.push(client)
+    const own = RedisAdapter(client, { prefix })
+    // Counts the calls and passes them on to the real adapter.
+    const counted: ReturnType<typeof RedisAdapter> = {
+      ...own,
+      async linkAccount(account) {
+        asked.link++
+        return own.linkAccount(account)
+      },
+      async unlinkAccount(account) {
+        asked.unlink++
+        return own.unlinkAccount(account)
+      },
+      async updateAccountTokens(key, patch, options) {
+        if (options?.expectedRefreshToken !== undefined) asked.cas++
+        const updated = await own.updateAccountTokens(key, patch, options)
+        if (updated && options?.expectedRefreshToken !== undefined) asked.casWon++
+        return updated
+      },
+    }
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      adapter: counted,
+      session: { strategy: "database" },
+      logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
+      providers: [rop.provider()],
+    }
+    return { gh: Gatehouse(config), adapter: own }
+  }
+
+  beforeAll(async () => {
+    rop = await startRefreshOp()
+  })
+  afterAll(async () => {
+    await rop.close()
+    const keys = await clients[0]?.keys(`${prefix}*`)
+    if (keys?.length) await clients[0].del(...keys)
+    await Promise.all(clients.map((c) => c.quit()))
+  })
+
+  it("D3: 25 concurrent calls in each of two instances → one grant, one compare-and-swap, no unlink + link", async () => {
+    const first = instance()
+    const second = instance()
+    const browser = new Browser()
+    await signIn(first.gh, browser, `d3r-${randomSuffix()}`)
+    const client = clients[0]
+    const accountKeys = await client.keys(`${prefix}account:op:*`)
+    expect(accountKeys).toHaveLength(1)
+    const login = decodeURIComponent(accountKeys[0].slice(`${prefix}account:op:`.length))
+    const before = await first.adapter.getAccount(login, "op")
+    expect(before?.refresh_token).toEqual(expect.any(String))
+    await first.adapter.updateAccountTokens(
+      { provider: "op", providerAccountId: login },
+      { expires_at: Math.floor(Date.now() / 1000) + 30 },
+    )
+    rop.tap.calls = 0
+    Object.assign(asked, { link: 0, unlink: 0, cas: 0, casWon: 0 })
+
+    const results = await Promise.all([
+      ...Array.from({ length: 25 }, () => accessToken(first.gh, browser.copy())),
+      ...Array.from({ length: 25 }, () => accessToken(second.gh, browser.copy())),
+    ])
+    expect(results.filter((r) => r.error !== undefined)).toEqual([])
+    expect(rop.tap.calls).toBe(1)
+    const tokens = new Set(results.map((r) => r.value?.accessToken))
+    expect(tokens.size).toBe(1)
+
+    // The rotation went through the compare-and-swap: one conditional write that won, no unlink and no link.
+    expect(asked).toEqual({ link: 0, unlink: 0, cas: 1, casWon: 1 })
+    // Still one account record, in its user's set, holding the rotated tokens.
+    expect(await client.keys(`${prefix}account:op:*`)).toEqual(accountKeys)
+    const after = await second.adapter.getAccount(login, "op")
+    expect(after?.access_token).toBe([...tokens][0])
+    expect(after?.refresh_token).toEqual(expect.any(String))
+    expect(after?.refresh_token).not.toBe(before?.refresh_token)
+    expect(after?.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000) + 60)
+    expect(await client.smembers(`${prefix}user-accounts:${before?.userId}`)).toEqual(accountKeys)
+    expect(await client.pttl(accountKeys[0])).toBe(-1)
+  }, 30_000)
 })

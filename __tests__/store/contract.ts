@@ -1,13 +1,13 @@
 // The key-value store contract: one suite every store passes (get, set, setMax, consume, expiry, concurrency, input).
 import { randomBytes } from "node:crypto"
-import type { KeyValueStore } from "../../lib/store/types"
+import type { KeyValueStore, RateLimitStore } from "../../lib/store/types"
 import { fakeDateOnly } from "../fixtures/clock"
 
 /** What a suite's setup hands to the contract. */
 export interface StoreSetup {
-  store: KeyValueStore
+  store: KeyValueStore & RateLimitStore
   /** A second instance on the same backing data (another client or connection), for cross-instance races. */
-  sibling: KeyValueStore
+  sibling: KeyValueStore & RateLimitStore
   /**
    * Stores that expire with the server's clock (Redis) cannot be moved in time: they report a key's remaining life
    * in milliseconds instead (-2 when absent). Local-clock stores leave this out and the contract fakes `Date`.
@@ -160,6 +160,59 @@ export function runStoreContract(name: string, setup: () => Promise<StoreSetup>)
       const results = await Promise.all(values.map((v, i) => (i % 2 === 0 ? s.store : s.sibling).setMax(key, v, 60)))
       results.forEach((result, i) => expect(result).toBeGreaterThanOrEqual(values[i]))
       await expect(s.store.get([key])).resolves.toEqual([String(Math.max(...values))])
+    })
+
+    it("hit counts within one fixed window, across instances, and the window's end never moves", async () => {
+      startClock()
+      const key = fresh("hit")
+      const first = await s.store.hit(key, 60)
+      expect(first.count).toBe(1)
+      expect(first.resetMs).toBeGreaterThan(0)
+      expect(first.resetMs).toBeLessThanOrEqual(60_000)
+      if (!s.remainingMs) jest.setSystemTime(Date.now() + 20_000)
+      const second = await s.sibling.hit(key, 60)
+      expect(second.count).toBe(2)
+      expect(second.resetMs).toBeLessThanOrEqual(s.remainingMs ? first.resetMs : 40_000)
+      await expect(s.store.hit(key, 60)).resolves.toMatchObject({ count: 3 })
+      await afterSeconds(
+        key,
+        41,
+        async () => expect(await s.store.hit(key, 60)).toEqual({ count: 1, resetMs: 60_000 }),
+        (remaining) => expect(remaining).toBeLessThanOrEqual(first.resetMs),
+      )
+    })
+
+    it("reset forgets the window: the next hit counts 1 again", async () => {
+      const key = fresh("hit-reset")
+      for (let i = 0; i < 4; i += 1) await s.store.hit(key, 60)
+      await s.sibling.reset(key)
+      await expect(s.store.hit(key, 60)).resolves.toMatchObject({ count: 1 })
+      await s.store.reset(fresh("hit-absent")) // resetting nothing is fine
+    })
+
+    it("hit over a live non-counter value opens a new window", async () => {
+      const key = fresh("hit-text")
+      await s.store.set(key, "not a number", 60)
+      await expect(s.store.hit(key, 60)).resolves.toMatchObject({ count: 1 })
+    })
+
+    it("of 50 parallel hits on one key, across two instances, each sees a distinct count 1..50", async () => {
+      const key = fresh("hit-race")
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? s.store : s.sibling).hit(key, 60)),
+      )
+      expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
+    })
+
+    it("hit and reset reject a bad key or window with a TypeError", async () => {
+      for (const call of [
+        () => s.store.hit("", 60),
+        () => s.store.hit(fresh("bad-hit"), 0),
+        () => s.store.hit(fresh("bad-hit"), Number.NaN),
+        () => s.store.reset("k".repeat(513)),
+      ]) {
+        await expect(call()).rejects.toMatchObject({ name: "TypeError", code: "ERR_INVALID_ARG_VALUE" })
+      }
     })
 
     it("rejects bad keys, TTLs and numbers with a TypeError and stores nothing", async () => {

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto"
 import type Redis from "ioredis"
 import type {
+  AccountTokenAdapter,
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
@@ -11,6 +12,7 @@ import type {
 } from "./types"
 import { conflict, copyAuthenticator, copySession, emailKey, missingUser, newUserId, notFound } from "./internal/models"
 import type { AccountKey } from "./internal/models"
+import { TOKEN_COLUMNS } from "./internal/rows"
 import * as lua from "./redis/scripts"
 import { RedisStore } from "../store/redis"
 
@@ -49,7 +51,8 @@ const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
  * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
  * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
- * `useVerificationToken` is one `GETDEL` on a key built from identifier and token. Needs Redis 6.2+; not for Cluster.
+ * `useVerificationToken` is one `GETDEL` on a key built from identifier and token; `updateAccountTokens` swaps the
+ * account record only while it is still the one read. Needs Redis 6.2+; not for Cluster.
  *
  * @example
  * ```ts
@@ -59,7 +62,10 @@ const withoutUndefinedOrNull = (value: object): Record<string, unknown> =>
  * app.use("/auth", ExpressAuth({ adapter, providers: [GitHub] }))
  * ```
  */
-export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): Required<Adapter> {
+export function RedisAdapter(
+  client: Redis,
+  options: RedisAdapterOptions = {},
+): Required<Adapter> & AccountTokenAdapter {
   const p = options.prefix ?? "gatehouse:"
   // ioredis reports a lost connection as an "error" event and reconnects by itself; commands issued meanwhile wait
   // (bounded by the core's adapterTimeout) or reject. This listener keeps an unheard event from being printed as
@@ -170,6 +176,30 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     async getAccount(providerAccountId, provider) {
       const json = await client.get(key.account({ provider, providerAccountId }))
       return json === null ? null : reviveAccount(json)
+    },
+
+    // Refresh-token rotation: the refresh token is compared on the record just read, and the
+    // record is written by a Lua compare-and-swap on that exact JSON, so of two writers holding the same old token
+    // only one wins. A record changed meanwhile for another reason is read again and compared again.
+    async updateAccountTokens(account, patch, opts = {}) {
+      const k = key.account(account)
+      const expected = opts.expectedRefreshToken
+      for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+        const current = await client.get(k)
+        if (current === null) return null
+        const next = JSON.parse(current) as Record<string, unknown>
+        if (expected !== undefined && (next.refresh_token ?? null) !== expected) return null
+        for (const column of TOKEN_COLUMNS) {
+          const value = patch[column]
+          if (value === null) delete next[column]
+          else if (value !== undefined) next[column] = value
+        }
+        const json = JSON.stringify(next)
+        const status = await lua.run(client, lua.SWAP_ACCOUNT, [k], [current, json])
+        if (status === "missing") return null
+        if (status === "ok") return reviveAccount(json)
+      }
+      throw new Error("Account token update kept conflicting", { cause: { provider: account.provider } })
     },
 
     async createSession(session) {

@@ -152,7 +152,7 @@ export type AccountTokenPatch = Partial<
 >
 
 /**
- * Refresh-token rotation (next-wave D.1): write an account's token columns as one compare-and-swap, so of two
+ * Refresh-token rotation: write an account's token columns as one compare-and-swap, so of two
  * writers that read the same refresh token only one wins.
  */
 export interface AccountTokenAdapter {

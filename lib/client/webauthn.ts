@@ -82,7 +82,10 @@ async function ceremony(
   const query = new URLSearchParams({ action })
   if (options.email) query.set("email", options.email)
   const answer = await fetch(`${base}/webauthn-options/${provider}?${query}`, { credentials: "same-origin" })
-  if (!answer.ok) return { ok: false, url: window.location.href, error: "InvalidRequest" }
+  if (!answer.ok) {
+    // 429 from the rate limit (`webauthn-options`); anything else is a request the server did not accept.
+    return { ok: false, url: window.location.href, error: answer.status === 429 ? "RateLimited" : "InvalidRequest" }
+  }
   const { options: o } = (await answer.json()) as { options: Json }
   let credential: Credential | null
   try {

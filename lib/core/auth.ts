@@ -1,5 +1,13 @@
 /** `Auth(request, config)`: the core pipeline from a Web Request to a Web Response. */
-import { AuthError, CredentialsSignin, InvalidCallbackUrl, ErrorPageLoop, isClientSafeError } from "../errors"
+import {
+  AuthError,
+  CredentialsSignin,
+  InvalidCallbackUrl,
+  ErrorPageLoop,
+  RateLimited,
+  isClientSafeError,
+  isServiceUnavailable,
+} from "../errors"
 import { createLogger } from "../logger"
 import type { ResolvedConfig } from "./config/types"
 import { sharedRuntime, type ConfigRuntime } from "./gatehouse"
@@ -42,6 +50,8 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 function jsonError(form: RoutePolicy["jsonErrorBody"], error: unknown, status: number | undefined): Response {
   const type = error instanceof AuthError ? error.type : "AuthError"
   const headers = error instanceof AuthError ? { ...error.headers } : {}
+  // One shape for a refusal by the limiter on every script route.
+  if (error instanceof RateLimited) return json(429, { error: type }, headers)
   if (form === "oauth") {
     const body = { error: "invalid_request", error_description: type }
     return json(status ?? 400, body, { ...headers, "Cache-Control": "no-store" })
@@ -79,11 +89,45 @@ function errorRedirect(
   const type = isClientSafeError(error) ? error.type : "Configuration"
   const params = new URLSearchParams({ error: type })
   if (error instanceof CredentialsSignin) params.set("code", error.code)
+  // The sign-in page says how long to wait ("Try again in N minutes"); `Retry-After` says it to scripts.
+  if (error instanceof RateLimited) params.set("retry", String(error.retryAfter))
+  const headers = error instanceof RateLimited ? { ...error.headers } : {}
   const kind = error instanceof AuthError ? error.kind : "error"
   const page = config.pages[kind] ?? `${config.basePath}/${kind.toLowerCase()}`
   const url = `${origin}${page}?${params}`
-  if (returnRedirect) return json(200, { url })
-  return new Response(null, { status: 302, headers: { Location: url, "Referrer-Policy": "no-referrer" } })
+  if (returnRedirect) return json(200, { url }, headers)
+  return new Response(null, {
+    status: 302,
+    headers: { ...headers, Location: url, "Referrer-Policy": "no-referrer" },
+  })
+}
+
+/** Seconds an API client is asked to wait after an outage answer. */
+export const OUTAGE_RETRY_AFTER = 5
+
+/** Actions that answer only scripts (JSON), never a page: an outage there is always answered 503. */
+const jsonOnlyActions: ReadonlySet<string> = new Set(["session", "csrf", "providers", "passkeys", "sessions"])
+
+/**
+ * Whether the request comes from an API client rather than a browser navigation: it asks for JSON and not HTML, or
+ * sends `X-Auth-Return-Redirect` (the Auth.js client), or names a JSON-only route.
+ */
+function isApiClient(request: Request, action: string): boolean {
+  // The OP is the client of back-channel logout, and its contract is 400 `application_error`.
+  if (action === "backchannel-logout") return false
+  if (jsonOnlyActions.has(action) || request.headers.has("X-Auth-Return-Redirect")) return true
+  const accept = request.headers.get("accept")?.toLowerCase() ?? ""
+  return accept.includes("application/json") && !accept.includes("text/html")
+}
+
+/**
+ * The answer to an API client while a service Gatehouse depends on is down (issue 17): `503
+ * {"error":"ServiceUnavailable"}` with `Retry-After` and `no-store`; under `X-Auth-Return-Redirect` the body also
+ * carries the error page `url`, which the Auth.js client reads.
+ */
+function serviceUnavailable(url?: string): Response {
+  const body = url === undefined ? { error: "ServiceUnavailable" } : { error: "ServiceUnavailable", url }
+  return json(503, body, { "Retry-After": String(OUTAGE_RETRY_AFTER), "Cache-Control": "no-store" })
 }
 
 type Outcome = { result: AuthResult; jar: CookieJar } | Response
@@ -92,6 +136,11 @@ type Outcome = { result: AuthResult; jar: CookieJar } | Response
 export interface HandleOptions {
   /** The decrypted-session cache of the runtime that owns `config`. */
   sessionCache?: SessionCache
+  /**
+   * The client IP the framework resolved (Express: `req.ip`, which honours `trust proxy`), `null` for none. Unset:
+   * `rateLimit.ip(request)` is asked.
+   */
+  clientIp?: string | null
 }
 
 async function run(request: Request, config: ResolvedConfig, options: HandleOptions): Promise<Outcome> {
@@ -125,6 +174,7 @@ async function run(request: Request, config: ResolvedConfig, options: HandleOpti
   try {
     const ctx = await createContext(config, authRequest, request)
     ctx.sessionCache = options.sessionCache
+    if (options.clientIp !== undefined) ctx.clientIp = options.clientIp
     jar = ctx.jar
     const result = await route(ctx)
     if (tossedInvalid && !jar.list().some((c) => c.name === cookies.callbackUrl.name)) {
@@ -135,12 +185,22 @@ async function run(request: Request, config: ResolvedConfig, options: HandleOpti
     jar.discardSets()
     // A rejected login is an expected outcome, not a server error: a debug line with its code, no stack.
     if (error instanceof CredentialsSignin) logger.debug(`credentials sign-in rejected (code "${error.code}")`)
+    // A refusal by the limiter is expected too (a flood must not flood the error log); `events.rateLimited` tells.
+    else if (error instanceof RateLimited) logger.debug(`rate limited (retry after ${error.retryAfter} s)`)
     else logger.error(error instanceof Error ? error : new AuthError(String(error)))
     const status = error instanceof AuthError ? error.status : undefined
-    const jsonAnswer = policyOf(authRequest.action).jsonErrors?.includes(authRequest.method) === true
+    const policy = policyOf(authRequest.action)
+    const jsonAnswer =
+      policy.jsonErrors?.includes(authRequest.method) === true ||
+      (error instanceof RateLimited && policy.limitedAnswer === "json")
     // On a route that answers scripts, an error with a status is an answer (400 CSRF, 429 rate limit), not a failure.
     if (config.raw && error instanceof AuthError && !returnRedirect && !(jsonAnswer && status)) throw error
-    const policy = policyOf(authRequest.action)
+    if (isServiceUnavailable(error) && isApiClient(request, authRequest.action)) {
+      const page = returnRedirect ? await errorRedirect(config, authRequest, error, true).json() : undefined
+      const response = serviceUnavailable((page as { url?: string } | undefined)?.url)
+      for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
+      return response
+    }
     const response = jsonAnswer
       ? jsonError(policy.jsonErrorBody, error, status)
       : errorRedirect(config, authRequest, error, returnRedirect)

@@ -1,4 +1,5 @@
 /** The per-request context: the resolved config plus everything derived from this one request. */
+import { checkSealer } from "./checks"
 import { InvalidProvider } from "../errors"
 import type { LoggerInstance } from "../logger"
 import type { ResolvedConfig } from "./config/types"
@@ -29,6 +30,11 @@ export interface RequestContext {
   csrfToken: string
   csrfVerified: boolean
   callbackUrl: string
+  /**
+   * The client IP the framework layer resolved (Express: `req.ip` or `rateLimit.ip(req)`), `null` when it has none;
+   * left unset, the core asks `rateLimit.ip(request)`.
+   */
+  clientIp?: string | null
 }
 
 /**
@@ -192,6 +198,7 @@ export function oauthFlowContext(ctx: RequestContext, provider: ResolvedOAuthPro
       nonce: ctx.cookies.nonce,
     },
     setCookie: (name, value, options) => ctx.jar.set(name, value, options),
+    checks: checkSealer(ctx.config.secret),
     logger: ctx.logger,
     query: ctx.request.query,
   }

@@ -25,6 +25,8 @@ export interface ActionCall {
   /** The caller has checked the origin guard: the action skips its own CSRF check. */
   trustedCall: true
   sessionCache?: SessionCache
+  /** The client IP for the rate limits (see `HandleOptions.clientIp`). */
+  clientIp?: string | null
 }
 
 /** What an action answered, ready to be written by the framework layer (or not at all, when `error` is set). */
@@ -66,6 +68,7 @@ export async function invokeAction(config: ResolvedConfig, call: ActionCall): Pr
     // The Request object is what user callbacks (`authorize(credentials, request)`) receive; it is never sent.
     const ctx = await createContext(config, authRequest, new Request(url, { method: call.method, headers }))
     ctx.sessionCache = call.sessionCache
+    if (call.clientIp !== undefined) ctx.clientIp = call.clientIp
     if (call.trustedCall === true) ctx.csrfVerified = true
     const result = await route(ctx)
     return {
@@ -76,7 +79,8 @@ export async function invokeAction(config: ResolvedConfig, call: ActionCall): Pr
     }
   } catch (error) {
     config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
-    const authError = error instanceof AuthError ? error : new AuthError("Server-side action failed", { cause: error })
+    const authError =
+      error instanceof AuthError ? error : new AuthError("Server-side action failed", { cause: error as Error })
     return { status: 500, setCookies: [], error: authError }
   }
 }

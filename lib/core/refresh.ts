@@ -1,5 +1,5 @@
 /**
- * `getAccessToken()` (next-wave D.1): hand out a provider access token, refreshing it when it is due. One refresh token
+ * `getAccessToken()`: hand out a provider access token, refreshing it when it is due. One refresh token
  * is redeemed at most once: in-process single flight, a cross-process lock and a 60-second hand-over of the successor
  * through the key-value store, and a compare-and-swap write of the account row.
  */
@@ -7,7 +7,8 @@ import type { AdapterAccount, AccountTokenPatch } from "../adapters/types"
 import { InvalidProvider, RefreshTokenError, type RefreshFailureReason } from "../errors"
 import { RefreshGrantError, refreshGrant, subjectOfIdToken, type ResolvedOAuthProvider } from "../oauth"
 import type { OAuthUserStore, ResolvedConfig } from "./config/types"
-import { clearSessionCookie, readSessionCookie } from "./cookies/session-store"
+import { clearSessionCookie } from "./cookies/session-store"
+import { readSessionCookie } from "../cookie-header"
 import { currentDatabaseUser } from "./session/database"
 import { idpOfToken } from "./session/idp"
 import { decodeSessionToken, revokedByWatermark, writeJwtSession } from "./session/jwt"

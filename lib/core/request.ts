@@ -1,5 +1,5 @@
 /** Parses a Web `Request` once into what the actions need: action, provider, method, query, body, cookies. */
-import { UnknownAction } from "../errors"
+import { InvalidRequest, UnknownAction } from "../errors"
 import { isRoute, providerActions, type AuthAction } from "./routes"
 import { parseCookieHeader } from "../cookie-header"
 
@@ -21,10 +21,13 @@ export interface AuthRequest {
   rawBody?: string | null
 }
 
-/** Largest body POST /backchannel-logout reads (next-wave C.1): reading stops past it. */
+/** Largest body POST /backchannel-logout reads: reading stops past it. */
 export const MAX_LOGOUT_BODY_BYTES = 16 * 1024
 
-/** Reads at most `limit` bytes of the body: the text, or `null` (and the stream cancelled) when it is larger. */
+/**
+ * Reads at most `limit` bytes of the body, counting the bytes as they stream in (a chunked body has no Content-Length
+ * to trust): the text, or `null` (and the stream cancelled, the rest never read) when it is larger.
+ */
 async function readCapped(request: Request, limit: number): Promise<string | null> {
   const declared = Number(request.headers.get("content-length") ?? 0)
   if (declared > limit) return null
@@ -85,10 +88,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export const MAX_BODY_BYTES = 1024 * 1024
 
 async function readText(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? 0)
-  if (declared > MAX_BODY_BYTES) throw new UnknownAction("Request body too large")
-  const text = await request.text()
-  if (text.length > MAX_BODY_BYTES) throw new UnknownAction("Request body too large")
+  const text = await readCapped(request, MAX_BODY_BYTES)
+  if (text === null) throw new InvalidRequest("Request body too large", { cause: { limit: MAX_BODY_BYTES } })
   return text
 }
 
@@ -98,7 +99,7 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
     const text = await readText(request)
     if (!text) return {}
     const parsed: unknown = JSON.parse(text)
-    if (!isRecord(parsed)) throw new UnknownAction("Request body must be a JSON object")
+    if (!isRecord(parsed)) throw new InvalidRequest("Request body must be a JSON object")
     return parsed
   }
   if (type.includes("application/x-www-form-urlencoded")) {
@@ -108,8 +109,8 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
 }
 
 /**
- * Parses `request` under `basePath`. Throws `UnknownAction` for anything that is not a GET/POST to a known action or
- * whose body is malformed — the caller answers those with 400.
+ * Parses `request` under `basePath`. Throws `UnknownAction` for anything that is not a GET/POST to a known action, and
+ * `InvalidRequest` for a body that is malformed or too large — the caller answers both with 400.
  *
  * @example
  * ```ts
@@ -130,9 +131,9 @@ export async function parseAuthRequest(request: Request, basePath: string): Prom
     try {
       body = await readBody(request)
     } catch (error) {
-      throw error instanceof UnknownAction
+      throw error instanceof InvalidRequest
         ? error
-        : new UnknownAction("Malformed request body", { cause: error as Error })
+        : new InvalidRequest("Malformed request body", { cause: error as Error })
     }
   }
   return {

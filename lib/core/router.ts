@@ -19,6 +19,7 @@ import { webAuthnOptionsAction } from "./webauthn/options"
 import { passkeysAction } from "./webauthn/routes"
 import { sessionsAction } from "./actions/sessions"
 import { jsonHeaders } from "./response"
+import { limitRoute } from "./rate-limit/enforce"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
 
@@ -83,5 +84,7 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   if (csrf === "post" && method === "POST" && !ctx.csrfVerified) {
     throw new MissingCSRF(`CSRF token was missing during an action ${action}`, { status: policy.csrfStatus ?? 400 })
   }
+  // Before any credential, email or authenticator work (E.2 rule 1).
+  await limitRoute(ctx)
   return handler(ctx)
 }

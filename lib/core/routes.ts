@@ -4,6 +4,7 @@
  * importing the actions; `router.ts` pairs each row with its handler and enforces the policy.
  */
 import type { ProviderType } from "../models"
+import type { RateLimitRuleName } from "./types"
 
 export type Method = "GET" | "POST"
 
@@ -36,6 +37,17 @@ export interface RoutePolicy {
   readonly feature?: "passkeyRoutes" | "sessionRoutes"
   /** Gatehouse's own route, always on but not one of the reference's nine actions. */
   readonly extension?: true
+  /**
+   * The rate-limit rules keyed by IP or session that the router applies before the handler, for these methods (and
+   * only for a provider of `providerType`, when given). The identifier rules run in the handlers.
+   */
+  readonly rateLimits?: ReadonlyArray<{
+    readonly methods: readonly Method[]
+    readonly providerType?: ProviderType
+    readonly rules: readonly RateLimitRuleName[]
+  }>
+  /** `"json"`: a `RateLimited` refusal answers 429 `{"error":"RateLimited"}` even though other errors show a page. */
+  readonly limitedAnswer?: "json"
 }
 
 const callbackTypes = {
@@ -50,11 +62,30 @@ const callbackTypes = {
 /** Every action, in the reference's order. */
 export const routes = {
   providers: { methods: ["GET"], csrf: "none" },
-  session: { methods: ["GET", "POST"], csrf: "post", jsonErrors: ["POST"] },
+  session: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    jsonErrors: ["POST"],
+    rateLimits: [{ methods: ["POST"], rules: ["session-update"] }],
+  },
   csrf: { methods: ["GET"], csrf: "none" },
-  signin: { methods: ["GET", "POST"], csrf: "post", provider: "optional" },
+  signin: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    provider: "optional",
+    rateLimits: [{ methods: ["POST"], providerType: "email", rules: ["email-send-ip"] }],
+  },
   signout: { methods: ["GET", "POST"], csrf: "post" },
-  callback: { methods: ["GET", "POST"], csrf: "none", provider: "required", providerTypes: callbackTypes },
+  callback: {
+    methods: ["GET", "POST"],
+    csrf: "none",
+    provider: "required",
+    providerTypes: callbackTypes,
+    rateLimits: [
+      { methods: ["POST"], providerType: "credentials", rules: ["credentials-ip"] },
+      { methods: ["POST"], providerType: "webauthn", rules: ["webauthn-verify"] },
+    ],
+  },
   "verify-request": { methods: ["GET"], csrf: "none" },
   error: { methods: ["GET"], csrf: "none" },
   "webauthn-options": {
@@ -62,6 +93,8 @@ export const routes = {
     csrf: "none",
     provider: "required",
     providerTypes: { webauthn: { methods: ["GET"], csrf: "none" } },
+    rateLimits: [{ methods: ["GET"], rules: ["webauthn-options"] }],
+    limitedAnswer: "json",
   },
   // Gatehouse's own passkey management (`features.passkeyRoutes`): GET the list, POST /rename and /delete.
   passkeys: {
@@ -94,6 +127,7 @@ export const routes = {
     jsonErrors: ["GET", "POST"],
     jsonErrorBody: "oauth",
     extension: true,
+    rateLimits: [{ methods: ["POST"], rules: ["backchannel"] }],
   },
 } as const satisfies Record<string, RoutePolicy>
 

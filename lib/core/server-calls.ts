@@ -20,6 +20,8 @@ export interface ServerCallRequest {
   origin: string
   /** The parsed body of the request, when the app parsed one (for a double-submit `csrfToken`). */
   body?: unknown
+  /** The client IP the framework resolved (Express `req.ip`), `null` for none; unset, `rateLimit.ip` is asked. */
+  clientIp?: string | null
 }
 
 /** The config a call runs against, with its runtime's caches. */
@@ -110,6 +112,7 @@ function baseCall(target: ServerCallTarget, request: ServerCallRequest): Omit<Ac
     headers: request.headers,
     trustedCall: true,
     sessionCache: target.sessionCache,
+    ...(request.clientIp !== undefined && { clientIp: request.clientIp }),
   }
 }
 

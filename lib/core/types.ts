@@ -4,7 +4,7 @@
  */
 import type { SerializeOptions } from "cookie"
 import type { Adapter, AdapterSession, AdapterUser } from "../adapters/types"
-import type { KeyValueStore } from "../store/types"
+import type { KeyValueStore, RateLimitStore } from "../store/types"
 import type { LoggerInstance } from "../logger"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/types"
 import type { Provider, CredentialInput } from "../providers/types"
@@ -168,6 +168,8 @@ export interface EventCallbacks {
   }) => Awaitable<void>
   /** Gatehouse: a verified back-channel logout token was processed; `count` database sessions were deleted. */
   backchannelLogout: (message: { provider: string; sid?: string; sub?: string; count: number }) => Awaitable<void>
+  /** Gatehouse: a rate limit refused a request; at most once per rule and key in each window. `key` is hashed. */
+  rateLimited: (message: { rule: RateLimitRuleName; key: string; ip?: string }) => Awaitable<void>
   createUser: (message: { user: User }) => Awaitable<void>
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
@@ -188,19 +190,72 @@ export interface EventCallbacks {
   }) => Awaitable<void>
 }
 
+/** The names of the rate-limit rules (README "Rate limiting" has the table). */
+export type RateLimitRuleName =
+  | "credentials-ip"
+  | "credentials-account"
+  | "email-send-ip"
+  | "email-send-address"
+  | "webauthn-options"
+  | "webauthn-verify"
+  | "two-factor"
+  | "backchannel"
+  | "session-update"
+
+/** One rule's fixed window: at most `limit` hits per `window` seconds. */
+export interface RateLimitRule {
+  limit: number
+  window: number
+}
+
+/** What `rateLimit.ip` receives: the Express request in the Express flavour, the Web `Request` otherwise. */
+export type ClientIpSource = Request | { ip?: string; headers: object; socket?: { remoteAddress?: string } }
+
+/** `rateLimit`: the limiter of the auth routes (README "Rate limiting"). */
+export interface RateLimitOptions {
+  /** Default: `NODE_ENV === "production"`. Off, only `email-send-address` still runs (silently, EM-13). */
+  enabled?: boolean
+  /**
+   * Where the counters live: `"memory"` (default, this process only), `"adapter"` (the key-value store: `config.store`
+   * or the adapter's, shared by every instance), or any object with `hit` and `reset`.
+   */
+  store?: "memory" | "adapter" | RateLimitStore
+  /**
+   * The client IP. Default in the Express flavour: `req.ip`, so the app's `trust proxy` decides whether
+   * `X-Forwarded-For` counts. The web flavour has no default: without it the IP-keyed rules are skipped.
+   */
+  ip?(request: ClientIpSource): string | null | undefined
+  /** IPv6 addresses count per network of this many bits. Default 64. */
+  ipv6Subnet?: number
+  /** Headers of a limited answer: `Retry-After` (default), also the IETF draft-10 `RateLimit`/`RateLimit-Policy`, or none. */
+  headers?: "retry-after" | "draft-ietf-10" | false
+  /** Per-rule overrides (`{ limit, window }`, either may be left out), or `false` to turn a rule off. */
+  rules?: Partial<Record<RateLimitRuleName, Partial<RateLimitRule> | false>>
+}
+
 /** The configuration of Gatehouse. */
 export interface AuthConfig {
+  /** The sign-in methods, in the order the sign-in page lists them: provider factories or provider objects. */
   providers: Provider[]
+  /**
+   * Where users, accounts, database sessions, verification tokens and authenticators are stored. Needed by email
+   * sign-in, passkeys and database sessions; optional with OAuth and JWT sessions.
+   */
   adapter?: Adapter
   /**
    * Longest time one adapter call may take, in ms (default 5000). A call that takes longer fails closed: a session
-   * read answers "no session", a sign-in ends on the error page.
+   * read answers "no session" (503 to API clients on the `/session` route), a sign-in ends on the error page.
    */
   adapterTimeout?: number
+  /** The path the auth routes are mounted under (default `/auth`, or the path of `AUTH_URL`). */
   basePath?: string | undefined
+  /** Hooks that decide or shape the flow: `signIn`, `redirect`, `jwt`, `session`. */
   callbacks?: Partial<CallbacksOptions>
+  /** Per-cookie overrides of names and options (a check cookie's `maxAge` is honoured). */
   cookies?: CookiesOverride
+  /** Log `debug` lines (method names and counts only, never tokens) to the logger. */
   debug?: boolean | undefined
+  /** Side-effect handlers run after the fact (`signIn`, `signOut`, `createUser`, `linkAccount`, `session`, ...). */
   events?: Partial<EventCallbacks>
   /** Accepted for Auth.js compatibility and ignored: WebAuthn is generally available. */
   experimental?: { enableWebAuthn?: boolean }
@@ -209,15 +264,22 @@ export interface AuthConfig {
    * `sessionRoutes` serves `GET <base>/sessions` and `POST <base>/sessions/revoke`.
    */
   features?: { passkeyRoutes?: boolean; sessionRoutes?: boolean }
+  /** How JWT session tokens are made: `maxAge`, and custom `encode`/`decode`. */
   jwt?: Partial<JWTOptions>
+  /** Where errors, warnings and debug lines go (default: the console). */
   logger?: Partial<LoggerInstance>
+  /** Rate limits of the sign-in, email, passkey, session-update and back-channel routes (README "Rate limiting"). */
+  rateLimit?: RateLimitOptions
   /**
    * Longest time one outgoing OAuth/OIDC request (discovery, token, userinfo, JWKS, and the `fetch` a provider's
    * custom userinfo request gets) may take, in ms (default 10000).
    */
   httpTimeout?: number
+  /** Paths of your own pages instead of the built-in ones: `signIn`, `signOut`, `error`, `verifyRequest`, `newUser`. */
   pages?: Partial<PagesOptions>
+  /** Internal marker for framework layers: answer the internal result and rethrow `AuthError`s. */
   raw?: typeof raw
+  /** The stable callback URL of a redirect proxy for preview deployments (default `AUTH_REDIRECT_PROXY_URL`). */
   redirectProxyUrl?: string | undefined
   /**
    * Where the redirect proxy may forward a callback: exact origins or `https://*.preview.example.com` patterns (one
@@ -226,21 +288,29 @@ export interface AuthConfig {
   redirectProxyAllowedOrigins?: string[]
   /** `process.env.AUTH_SECRET` may be passed as is: `undefined` falls back to the `AUTH_SECRET` variables. */
   secret?: string | string[] | undefined
+  /** The session strategy (`jwt` or `database`), `maxAge`, `updateAge` and the session token generator. */
   session?: Partial<SessionOptions>
+  /** Disables the double-submit CSRF check; only for a framework that checks the origin of form posts itself. */
   skipCSRFCheck?: typeof skipCSRFCheck
   /**
    * The key-value store for revocation watermarks, replay guards and rate limits. Default: the adapter's `store`
    * (PostgreSQL, SQLite, Redis keep it in the same database), else one in this process's memory.
    */
   store?: KeyValueStore
+  /** Colors, logo and button text of the built-in pages. */
   theme?: Theme
   /**
-   * Provider tokens kept for refresh (next-wave D). `encryptAtRest: true` stores the access and refresh tokens of
+   * Provider tokens kept for refresh. `encryptAtRest: true` stores the access and refresh tokens of
    * account rows as `gh1.<JWE>` (key derived from the first secret; every secret decrypts). Default false, so Auth.js
    * can still read the rows; recommended true.
    */
   tokens?: { encryptAtRest?: boolean }
+  /**
+   * Whether the request's `Host` (and `X-Forwarded-Host`) may decide the origin. Default: true when `AUTH_URL` or
+   * `AUTH_TRUST_HOST` is set or outside production; production without either is refused at construction.
+   */
   trustHost?: boolean | undefined
+  /** `Secure` cookies with the `__Secure-`/`__Host-` prefixes (default: when the origin is https). */
   useSecureCookies?: boolean | undefined
 }
 

@@ -27,6 +27,7 @@ import {
   type PasskeyInfo,
 } from "../core/webauthn/manage"
 import { MissingRequestContext } from "../errors"
+import { resetAccountLimits } from "../core/rate-limit/enforce"
 import { sendSerialized, sendWebResponse, toWebRequest } from "./convert"
 import { attachSession, gate, type GateOptions } from "./guard"
 import { createIdentity, type ExpressConfigInput, type Identity } from "./identity"
@@ -107,6 +108,11 @@ export interface GatehouseInstance extends SessionManagement {
    * older than `session.freshAge`) or `LastCredential` (409).
    */
   deleteAuthenticator(req: Request, res: ExpressResponse, id: string): Promise<void>
+  /**
+   * Server-only: forgets the `credentials-account` counters (15-minute window and 24-hour cap) of an email address or
+   * user name, e.g. from your password-reset flow, so its owner can sign in again at once.
+   */
+  resetRateLimit(options: { identifier: string }): Promise<void>
 }
 
 interface RequestScope {
@@ -143,6 +149,15 @@ function appendCookies(res: ExpressResponse, cookies: string[], resolved: Resolv
   res.setHeader("set-cookie", [...list, ...cookies])
 }
 
+/**
+ * The client IP of an Express request for the rate limits: `rateLimit.ip(req)` when configured, else `req.ip`, which
+ * follows the app's `trust proxy` (so a spoofed `X-Forwarded-For` counts only from a trusted hop).
+ */
+function clientIpOf(req: Request, resolved: ResolvedConfig): string | null {
+  const custom = resolved.rateLimit.ip
+  return (custom ? custom(req) : req.ip) ?? null
+}
+
 function callRequest(req: Request, resolved: ResolvedConfig): ServerCallRequest {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
@@ -161,6 +176,7 @@ function callRequest(req: Request, resolved: ResolvedConfig): ServerCallRequest 
     cookies: parseCookieHeader(req.headers.cookie),
     origin: originOf(req, resolved.authUrl),
     body: req.body as unknown,
+    clientIp: clientIpOf(req, resolved),
   }
 }
 
@@ -197,7 +213,10 @@ function createInstance(input: ExpressConfigInput): GatehouseInstance {
       const resolved = identity.mounted(req, runtime)
       const { bodyLimit } = runtime.config as ExpressAuthOptions
       const request = await toWebRequest(req, { bodyLimit, authUrl: resolved.authUrl })
-      const answer = await handleAuthRequestSerialized(request, resolved, { sessionCache: runtime.sessionCache })
+      const answer = await handleAuthRequestSerialized(request, resolved, {
+        sessionCache: runtime.sessionCache,
+        clientIp: clientIpOf(req, resolved),
+      })
       if (answer instanceof globalThis.Response) await sendWebResponse(answer, res)
       else sendSerialized(answer, res)
     }
@@ -333,6 +352,8 @@ function createInstance(input: ExpressConfigInput): GatehouseInstance {
     listAuthenticators,
     renameAuthenticator,
     deleteAuthenticator,
+    resetRateLimit: async ({ identifier }) =>
+      resetAccountLimits(identity.resolved(await identity.runtime(undefined)), identifier),
     ...createSessionManagement(identity, appendCookies),
   }
 }

@@ -40,7 +40,7 @@ export interface SessionManagement {
   /** Whether the request's session began within `session.freshAge` seconds (default 900). */
   isSessionFresh(req: Request): Promise<boolean>
   /**
-   * The provider access token of the request's session, refreshed when due (next-wave D); `null` without a session.
+   * The provider access token of the request's session, refreshed when due; `null` without a session.
    * A re-issued session cookie is written to `res`. Throws `RefreshTokenError` (`cause.reason`).
    */
   getAccessToken(

@@ -2,6 +2,7 @@
 import * as oauth from "oauth4webapi"
 import { createState, discardCheckCookies, sealCheck } from "./checks"
 import { assertProxyOriginAtStart } from "./proxy"
+import { engineError } from "./engine-error"
 import { assertSecureUrl, resolveServer } from "./server"
 import type { OAuthFlowContext } from "./types"
 
@@ -51,7 +52,9 @@ function advertisesS256(as: oauth.AuthorizationServer): boolean {
  */
 export async function startOAuthSignIn(ctx: OAuthFlowContext): Promise<string> {
   const { provider } = ctx
-  const as = await resolveServer(provider, "authorization")
+  const as = await resolveServer(provider, "authorization").catch((error: unknown) => {
+    throw engineError(provider, error)
+  })
   if (!as.authorization_endpoint) {
     throw new TypeError("Could not determine the authorization endpoint", { cause: { provider: provider.id } })
   }

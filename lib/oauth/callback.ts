@@ -2,6 +2,7 @@
 import * as oauth from "oauth4webapi"
 import type { Profile } from "../models"
 import { OAuthCallbackError } from "../errors"
+import { engineError } from "./engine-error"
 import type { OAuthConfig, TokenSet } from "../providers/types"
 import { redirectUriOf } from "./authorization-url"
 import { discardCheckCookies, useCheck } from "./checks"
@@ -17,8 +18,9 @@ import type { IdpRecord, OAuthFlowContext, OAuthSignInResult, ResolvedOAuthProvi
  * it finds, and either answers a redirect-proxy hop or returns the user, account, profile and tokens.
  *
  * @throws InvalidCheck for a missing/invalid check cookie or an undecodable proxied state; OAuthCallbackError when the
- *   provider answered `error=...`; OAuthProfileParseError when the profile cannot be mapped; a plain Error for any
- *   other protocol failure (the core reports it as CallbackRouteError).
+ *   provider answered `error=...`; OAuthProfileParseError when the profile cannot be mapped; OAuthProtocolError for any
+ *   other protocol failure (`cause.code`: the oauth4webapi or jose code), with code `oauth_unavailable` when the
+ *   provider could not be reached or did not answer within `httpTimeout`.
  * @example
  * ```ts
  * const result = await finishOAuthSignIn(ctx, new URL(request.url).searchParams)
@@ -31,6 +33,8 @@ export async function finishOAuthSignIn(ctx: OAuthFlowContext, params: URLSearch
   if (hop) return hop
   try {
     return await exchangeAndValidate(ctx, params)
+  } catch (error) {
+    throw engineError(ctx.provider, error)
   } finally {
     discardCheckCookies(ctx)
   }
@@ -76,7 +80,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParam
     expectedNonce,
     requireIdToken: provider.type === "oidc",
   })
-  // oauth4webapi validated the claims; the signature is checked here, always (decisions.md section 4).
+  // oauth4webapi validated the claims; the signature is checked here, always.
   if (typeof result.id_token === "string") await verifyIdToken(provider, as, result.id_token)
 
   const tokens: TokenSet = { ...result }
@@ -93,7 +97,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParam
   return { kind: "profile", user, account, profile, tokens, ...(idp ? { idp } : {}) }
 }
 
-/** What logout needs to remember of this sign-in (next-wave C.1): keys scoped by provider, the OP's `iat` as auth time. */
+/** What logout needs to remember of this sign-in: keys scoped by provider, the OP's `iat` as auth time. */
 function idpRecord(provider: ResolvedOAuthProvider, claims: oauth.IDToken, idToken: unknown): IdpRecord {
   const keepIdToken = provider.logout?.rpInitiated && provider.logout.idTokenHint && typeof idToken === "string"
   return {

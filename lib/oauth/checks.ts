@@ -14,13 +14,6 @@ export type CheckPurpose = "state" | "pkce" | "nonce"
 
 const COOKIE_KEY = { state: "state", pkce: "pkceCodeVerifier", nonce: "nonce" } as const
 
-/** What a check cookie's JWE holds. */
-interface CheckPayload {
-  value: string
-  provider: string
-  purpose: CheckPurpose
-}
-
 /** What the `state` parameter's JWE holds. */
 export interface StatePayload {
   random: string
@@ -36,7 +29,17 @@ function cookieOptions(ctx: OAuthFlowContext, purpose: CheckPurpose): SerializeO
 }
 
 /**
- * Seals `value` for `purpose` and writes it as that check's cookie (900 s).
+ * The lifetime of a check cookie: the cookie's configured `maxAge` (a user's `cookies.<name>.options.maxAge` is
+ * honoured, never overridden), else {@link CHECK_MAX_AGE}. The sealed value expires with the cookie.
+ */
+function lifetimeOf(options: SerializeOptions): number {
+  const { maxAge } = options
+  return typeof maxAge === "number" && Number.isFinite(maxAge) && maxAge > 0 ? maxAge : CHECK_MAX_AGE
+}
+
+/**
+ * Seals `value` for `purpose` and this provider (the core's sealer) and writes it as that check's cookie, for the
+ * cookie's configured lifetime (900 s by default).
  *
  * @example
  * ```ts
@@ -45,13 +48,10 @@ function cookieOptions(ctx: OAuthFlowContext, purpose: CheckPurpose): SerializeO
  */
 export async function sealCheck(ctx: OAuthFlowContext, purpose: CheckPurpose, value: string): Promise<void> {
   const { name } = ctx.checkCookies[COOKIE_KEY[purpose]]
-  const payload: CheckPayload = { value, provider: ctx.provider.id, purpose }
-  const sealed = await encode<CheckPayload>({ token: payload, secret: ctx.secret, salt: name, maxAge: CHECK_MAX_AGE })
-  ctx.setCookie(name, sealed, {
-    ...cookieOptions(ctx, purpose),
-    maxAge: CHECK_MAX_AGE,
-    expires: new Date(Date.now() + CHECK_MAX_AGE * 1000),
-  })
+  const options = cookieOptions(ctx, purpose)
+  const maxAge = lifetimeOf(options)
+  const sealed = await ctx.checks.seal({ purpose, provider: ctx.provider.id, salt: name, maxAge }, value)
+  ctx.setCookie(name, sealed, { ...options, maxAge, expires: new Date(Date.now() + maxAge * 1000) })
 }
 
 /**
@@ -67,17 +67,10 @@ export async function sealCheck(ctx: OAuthFlowContext, purpose: CheckPurpose, va
 export async function useCheck(ctx: OAuthFlowContext, purpose: CheckPurpose): Promise<string> {
   const key = COOKIE_KEY[purpose]
   const { name } = ctx.checkCookies[key]
-  const fail = (reason: string): InvalidCheck =>
-    new InvalidCheck(`${key} value could not be parsed`, { cause: { reason, provider: ctx.provider.id } })
-  const sealed = ctx.requestCookies[name]
-  if (sealed === undefined) throw fail(`${key} cookie was missing`)
-  const payload = await decode<Partial<CheckPayload>>({ token: sealed, secret: ctx.secret, salt: name }).catch(
-    () => null,
-  )
-  if (!payload || typeof payload.value !== "string") throw fail(`${key} cookie could not be decoded`)
-  if (payload.provider !== ctx.provider.id) throw fail(`${key} cookie was issued for another provider`)
-  if (payload.purpose !== purpose) throw fail(`${key} cookie was issued for another purpose`)
-  return payload.value
+  const opened = await ctx.checks.open({ purpose, provider: ctx.provider.id, salt: name }, ctx.requestCookies[name])
+  if (opened.ok && typeof opened.value === "string") return opened.value
+  const reason = opened.ok ? "undecodable" : opened.reason
+  throw new InvalidCheck(`${key} value could not be parsed`, { cause: { reason, provider: ctx.provider.id } })
 }
 
 /**

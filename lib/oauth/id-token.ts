@@ -10,13 +10,14 @@ import {
   type JWSHeaderParameters,
 } from "jose"
 import type { AuthorizationServer } from "oauth4webapi"
+import { OAuthProtocolError } from "../errors"
 import { providerFetch } from "./fetch"
 import { assertSecureUrl } from "./server"
 import type { ResolvedOAuthProvider } from "./types"
 
 /** A cached JWKS is refreshed after this long, in ms. */
 const JWKS_MAX_AGE = 10 * 60 * 1000
-/** At most one refetch per this many ms is triggered by a token whose key is not in the cached JWKS (next-wave C.1/C.2: 60 s). */
+/** At most one refetch per this many ms is triggered by a token whose key is not in the cached JWKS (60 s). */
 const UNKNOWN_KEY_COOLDOWN = 60 * 1000
 /** Accepted clock skew for `iat`, in seconds. */
 const CLOCK_TOLERANCE = 60
@@ -97,7 +98,8 @@ export function allowedAlgorithms(provider: ResolvedOAuthProvider, as: Authoriza
  * registered with `id_token_signed_response_alg: "none"`. Also refuses an `iat` in the future or older than a day,
  * an `azp` naming another client, and an audience besides the client that the provider does not list as trusted.
  *
- * @throws Error (with the jose error as `cause`) when the token does not verify.
+ * @throws OAuthProtocolError when the token does not verify: `cause.code` is jose's code (`ERR_JWS_…`, `ERR_JWKS_…`)
+ *   or `ID_TOKEN_INVALID` for Gatehouse's own checks, `cause.reason` names the check.
  * @example
  * ```ts
  * await verifyIdToken(provider, as, tokens.id_token)
@@ -108,8 +110,13 @@ export async function verifyIdToken(
   as: AuthorizationServer,
   idToken: string,
 ): Promise<void> {
-  const fail = (reason: string, cause?: unknown): Error =>
-    new Error("ID token verification failed", { cause: { provider: provider.id, reason, err: cause } })
+  const fail = (reason: string, cause?: unknown): Error => {
+    const code = cause instanceof errors.JOSEError ? cause.code : "ID_TOKEN_INVALID"
+    const err = cause instanceof Error ? cause : undefined
+    return new OAuthProtocolError("ID token verification failed", {
+      cause: { code, reason, provider: provider.id, ...(err ? { err } : {}) },
+    })
+  }
   let alg: string | undefined
   let typ: string | undefined
   try {
@@ -117,7 +124,7 @@ export async function verifyIdToken(
   } catch (error) {
     throw fail("malformed header", error)
   }
-  // Token confusion (next-wave C.2 rule 2): a logout token never passes as an ID token.
+  // Token confusion: a logout token never passes as an ID token.
   if (typeof typ === "string" && /^(application\/)?logout\+jwt$/i.test(typ)) throw fail("logout token")
   if (alg === "none") {
     const registered = provider.client.id_token_signed_response_alg === "none"

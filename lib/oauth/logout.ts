@@ -53,7 +53,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Verifies a back-channel logout token (Back-Channel Logout 1.0 §2.6, next-wave C.1 step 3): JWS signed with one of
+ * Verifies a back-channel logout token (Back-Channel Logout 1.0 §2.6): JWS signed with one of
  * the provider's ID-token algorithms (never `none`; HS* only when the client registered it) by a key of the issuer's
  * JWKS, `typ` logout+jwt when present, exact `iss`, `aud` exactly this client, `iat`/`exp` within 60 s of skew and at
  * most 600 s old, a `jti`, the back-channel `events` member as an object, no `nonce`, and `sub` and/or `sid`.

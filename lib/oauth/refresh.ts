@@ -1,5 +1,5 @@
 /**
- * The refresh-token grant (next-wave D.1 step 5): one token request with the provider's client authentication, the
+ * The refresh-token grant: one token request with the provider's client authentication, the
  * response checked by oauth4webapi, and a returned ID token verified and held to the original issuer and subject
  * (OIDC Core 12.2, RT-01). Failures are classified so the caller knows what to clear.
  */

@@ -47,7 +47,7 @@ export interface ResolvedOAuthProvider {
   readonly trustedAudiences: readonly string[]
   /** OIDC logout settings, with defaults applied (absent when the provider configures none). */
   readonly logout?: ResolvedOidcLogout
-  /** Refresh-token rotation (next-wave D), when the provider opts in: `window` in seconds. */
+  /** Refresh-token rotation, when the provider opts in: `window` in seconds. */
   readonly refresh?: { readonly window: number }
   /** Base URL of the redirect proxy (`<proxy origin><basePath>`), when one is configured and usable. */
   readonly redirectProxyUrl?: string
@@ -95,6 +95,21 @@ export interface CheckCookie {
   options: SerializeOptions
 }
 
+/**
+ * The core's check sealer (`lib/core/checks.ts`), as far as the engine uses it: values bound to a purpose and a
+ * provider, with an exact expiry. Injected so the engine does not import the core.
+ */
+export interface OAuthCheckSealer {
+  seal(
+    binding: { purpose: "state" | "pkce" | "nonce"; provider: string; salt: string; maxAge: number },
+    value: string,
+  ): Promise<string>
+  open(
+    binding: { purpose: "state" | "pkce" | "nonce"; provider: string; salt: string },
+    token: string | undefined,
+  ): Promise<{ ok: true; value: string } | { ok: false; reason: string }>
+}
+
 /** Everything the engine needs from one request; built by the core. */
 export interface OAuthFlowContext {
   provider: ResolvedOAuthProvider
@@ -110,6 +125,8 @@ export interface OAuthFlowContext {
   checkCookies: { state: CheckCookie; pkceCodeVerifier: CheckCookie; nonce: CheckCookie }
   /** Writes a cookie to the per-request jar. */
   setCookie(name: string, value: string, options: SerializeOptions): void
+  /** Seals and opens the check cookies' values. */
+  checks: OAuthCheckSealer
   logger: LoggerInstance
   /** Sign-in start: query params of the incoming POST (they override the authorization params). */
   query: Record<string, string>

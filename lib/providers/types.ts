@@ -239,7 +239,7 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   /** Gatehouse: OpenID Connect logout (RP-initiated and back-channel); see {@link OidcLogoutConfig}. */
   logout?: OidcLogoutConfig
   /**
-   * Gatehouse: keep the provider's tokens after sign-in and refresh them through `getAccessToken()` (next-wave D).
+   * Gatehouse: keep the provider's tokens after sign-in and refresh them through `getAccessToken()`.
    * `window` is how many seconds before expiry a token counts as due (default 60).
    */
   refresh?: boolean | { window?: number }

@@ -1,6 +1,6 @@
 // The in-process key-value store: a Map with expiry, swept as it fills and capped; it does not cross processes.
-import type { KeyValueStore } from "./types"
-import { checkKey, checkMaxValue, checkValue, storedInteger, ttlMs } from "./types"
+import type { KeyValueStore, RateLimitStore } from "./types"
+import { checkKey, checkMaxValue, checkValue, storedInteger, ttlMs, windowHit } from "./types"
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -32,7 +32,7 @@ interface Entry {
  * await store.consume("jti:abc", 60) // true, then false within 60 s
  * ```
  */
-export function MemoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
+export function MemoryStore(options: MemoryStoreOptions = {}): KeyValueStore & RateLimitStore {
   const maxEntries = options.maxEntries ?? 100_000
   const entries = new Map<string, Entry>()
   let warned = false
@@ -101,6 +101,19 @@ export function MemoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
       if (live(key, now)) return false
       write(key, { value: "1", expiresAt: now + ms }, now)
       return true
+    },
+    async hit(key, windowSeconds) {
+      checkKey(key)
+      const ms = ttlMs(windowSeconds)
+      const now = Date.now()
+      const current = live(key, now)
+      const count = (storedInteger(current?.value) ?? 0) + 1
+      const expiresAt = current && storedInteger(current.value) !== null ? current.expiresAt : now + ms
+      write(key, { value: String(count), expiresAt }, now)
+      return windowHit(count, expiresAt, now)
+    },
+    async reset(key) {
+      entries.delete(checkKey(key))
     },
   }
 }

@@ -1,8 +1,8 @@
 // The PostgreSQL key-value store: table `gatehouse_kv` with an expiry, each operation one atomic statement.
 import type { Pool } from "pg"
 import { quoteSchema } from "../adapters/postgres/schema"
-import type { KeyValueStore } from "./types"
-import { checkKey, checkMaxValue, checkValue, ttlMs } from "./types"
+import type { KeyValueStore, RateLimitStore } from "./types"
+import { checkKey, checkMaxValue, checkValue, ttlMs, windowHit } from "./types"
 
 /** Options of {@link PostgresStore}. */
 export interface PostgresStoreOptions {
@@ -37,7 +37,10 @@ const SWEEP_EVERY_MS = 60_000
  * const store = PostgresStore(pool)
  * ```
  */
-export function PostgresStore(pool: Pick<Pool, "query">, options: PostgresStoreOptions = {}): KeyValueStore {
+export function PostgresStore(
+  pool: Pick<Pool, "query">,
+  options: PostgresStoreOptions = {},
+): KeyValueStore & RateLimitStore {
   const t = `${quoteSchema(options.schema ?? "public")}.gatehouse_kv`
   let nextSweep = 0
   const sweep = async (now: number): Promise<void> => {
@@ -96,6 +99,27 @@ export function PostgresStore(pool: Pick<Pool, "query">, options: PostgresStoreO
       )
       await sweep(now)
       return (result.rowCount ?? 0) === 1
+    },
+    async hit(key, windowSeconds) {
+      const now = Date.now()
+      // One statement: the row lock orders concurrent hits, so each sees its own count. An expired or non-counter row
+      // opens a new window.
+      const result = await pool.query(
+        `INSERT INTO ${t} AS kv (key, value, expires_at) VALUES ($1, '1', $2)
+           ON CONFLICT (key) DO UPDATE SET
+             value = CASE WHEN kv.expires_at <= $3 OR kv.value !~ '^[0-9]{1,15}$' THEN '1'
+               ELSE (kv.value::bigint + 1)::text END,
+             expires_at = CASE WHEN kv.expires_at <= $3 OR kv.value !~ '^[0-9]{1,15}$' THEN excluded.expires_at
+               ELSE kv.expires_at END
+           RETURNING value, expires_at`,
+        [checkKey(key), now + ttlMs(windowSeconds), now],
+      )
+      await sweep(now)
+      const row = result.rows[0] as { value: string; expires_at: string }
+      return windowHit(Number(row.value), Number(row.expires_at), now)
+    },
+    async reset(key) {
+      await pool.query(`DELETE FROM ${t} WHERE key = $1`, [checkKey(key)])
     },
   }
 }

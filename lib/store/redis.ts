@@ -1,7 +1,7 @@
 // The Redis key-value store: plain string keys under a prefix, `SET NX PX` for consume, one Lua script for setMax.
 import { createHash } from "node:crypto"
 import type Redis from "ioredis"
-import type { KeyValueStore } from "./types"
+import type { KeyValueStore, RateLimitStore } from "./types"
 import { checkKey, checkMaxValue, checkValue, ttlMs } from "./types"
 
 /** Options of {@link RedisStore}. */
@@ -30,6 +30,22 @@ return ARGV[1]`
 const SET_MAX_SHA = createHash("sha1").update(SET_MAX).digest("hex")
 
 /**
+ * KEYS: the counter. ARGV: the window in ms. INCR, and the window's expiry set by the hit that opened it (a counter
+ * left without one is given one; a live non-counter value is replaced). Returns the count and the milliseconds left.
+ */
+const HIT = `
+local cur = redis.call('GET', KEYS[1])
+if cur and not string.match(cur, '^%d+$') then redis.call('DEL', KEYS[1]) end
+local n = redis.call('INCR', KEYS[1])
+local left = redis.call('PTTL', KEYS[1])
+if n == 1 or left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  left = tonumber(ARGV[1])
+end
+return {n, left}`
+const HIT_SHA = createHash("sha1").update(HIT).digest("hex")
+
+/**
  * Creates a store on an ioredis client. `consume` is one `SET key 1 NX PX ttl`, so of concurrent callers exactly one
  * wins, across every process that shares the server; expiry is Redis's own. Needs Redis 6.2+; not for Cluster.
  *
@@ -40,9 +56,17 @@ const SET_MAX_SHA = createHash("sha1").update(SET_MAX).digest("hex")
  * const store = RedisStore(new Redis(process.env.REDIS_URL!), { prefix: "myapp:kv:" })
  * ```
  */
-export function RedisStore(client: Redis, options: RedisStoreOptions = {}): KeyValueStore {
+export function RedisStore(client: Redis, options: RedisStoreOptions = {}): KeyValueStore & RateLimitStore {
   const prefix = options.prefix ?? "gatehouse:kv:"
   const k = (key: string): string => prefix + checkKey(key)
+  const script = async (source: string, sha: string, args: Array<string | number>): Promise<unknown> => {
+    try {
+      return await client.evalsha(sha, 1, ...args)
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error
+      return client.eval(source, 1, ...args)
+    }
+  }
 
   return {
     async get(keys) {
@@ -53,19 +77,19 @@ export function RedisStore(client: Redis, options: RedisStoreOptions = {}): KeyV
       await client.set(k(key), checkValue(value), "PX", ttlMs(ttlSeconds))
     },
     async setMax(key, value, ttlSeconds) {
-      const args = [k(key), String(checkMaxValue(value)), ttlMs(ttlSeconds)] as const
-      let result: unknown
-      try {
-        result = await client.evalsha(SET_MAX_SHA, 1, ...args)
-      } catch (error) {
-        if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error
-        result = await client.eval(SET_MAX, 1, ...args)
-      }
+      const result = await script(SET_MAX, SET_MAX_SHA, [k(key), String(checkMaxValue(value)), ttlMs(ttlSeconds)])
       return Number(result)
     },
     async consume(key, ttlSeconds) {
       const created = await client.set(k(key), "1", "PX", ttlMs(ttlSeconds), "NX")
       return created === "OK"
+    },
+    async hit(key, windowSeconds) {
+      const [count, left] = (await script(HIT, HIT_SHA, [k(key), ttlMs(windowSeconds)])) as [number, number]
+      return { count: Number(count), resetMs: Math.max(1, Number(left)) }
+    },
+    async reset(key) {
+      await client.del(k(key))
     },
   }
 }

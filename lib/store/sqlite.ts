@@ -1,7 +1,7 @@
 // The SQLite key-value store: table `gatehouse_kv` with an expiry; each operation one statement or one transaction.
 import type { SQLiteDatabase } from "../adapters/sqlite/schema"
-import type { KeyValueStore } from "./types"
-import { checkKey, checkMaxValue, checkValue, storedInteger, ttlMs } from "./types"
+import type { KeyValueStore, RateLimitStore } from "./types"
+import { checkKey, checkMaxValue, checkValue, storedInteger, ttlMs, windowHit } from "./types"
 
 /** The table (also created by the SQLite adapter). Expiry times are epoch milliseconds. */
 export const SQLITE_KV_SCHEMA = `
@@ -26,7 +26,7 @@ const SWEEP_EVERY_MS = 60_000
  * const store = SQLiteStore(new Database(".data/auth.sqlite"))
  * ```
  */
-export function SQLiteStore(db: SQLiteDatabase): KeyValueStore {
+export function SQLiteStore(db: SQLiteDatabase): KeyValueStore & RateLimitStore {
   db.exec(SQLITE_KV_SCHEMA)
   const q = {
     get: db.prepare("SELECT value FROM gatehouse_kv WHERE key = ? AND expires_at > ?"),
@@ -41,6 +41,16 @@ export function SQLiteStore(db: SQLiteDatabase): KeyValueStore {
            WHERE gatehouse_kv.expires_at <= ?
          RETURNING key`,
     ),
+    hit: db.prepare(
+      `INSERT INTO gatehouse_kv (key, value, expires_at) VALUES (?, '1', ?)
+         ON CONFLICT (key) DO UPDATE SET
+           value = CASE WHEN gatehouse_kv.expires_at <= ? OR gatehouse_kv.value GLOB '*[^0-9]*'
+             OR gatehouse_kv.value = '' THEN '1' ELSE CAST(CAST(gatehouse_kv.value AS INTEGER) + 1 AS TEXT) END,
+           expires_at = CASE WHEN gatehouse_kv.expires_at <= ? OR gatehouse_kv.value GLOB '*[^0-9]*'
+             OR gatehouse_kv.value = '' THEN excluded.expires_at ELSE gatehouse_kv.expires_at END
+         RETURNING value, expires_at`,
+    ),
+    reset: db.prepare("DELETE FROM gatehouse_kv WHERE key = ?"),
     sweep: db.prepare("DELETE FROM gatehouse_kv WHERE expires_at <= ?"),
   }
   let nextSweep = 0
@@ -89,6 +99,18 @@ export function SQLiteStore(db: SQLiteDatabase): KeyValueStore {
       const row = q.consume.get(checkKey(key), now + ttlMs(ttlSeconds), now)
       sweep(now)
       return row !== undefined
+    },
+    async hit(key, windowSeconds) {
+      const now = Date.now()
+      const row = q.hit.get(checkKey(key), now + ttlMs(windowSeconds), now, now) as {
+        value: string
+        expires_at: number
+      }
+      sweep(now)
+      return windowHit(Number(row.value), Number(row.expires_at), now)
+    },
+    async reset(key) {
+      q.reset.run(checkKey(key))
     },
   }
 }

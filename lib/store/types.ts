@@ -58,3 +58,29 @@ export function storedInteger(value: string | null | undefined): number | null {
   const n = Number(value)
   return Number.isSafeInteger(n) ? n : null
 }
+
+/** One hit on a fixed window: the hits counted so far in it (this one included) and the milliseconds it has left. */
+export interface WindowHit {
+  count: number
+  resetMs: number
+}
+
+/**
+ * Fixed-window counters for rate limits. Every shipped store implements it next to {@link KeyValueStore}; any object
+ * with these two methods can be passed as `rateLimit.store`.
+ */
+export interface RateLimitStore {
+  /**
+   * Counts one hit on `key` atomically. The first hit opens a window of `windowSeconds`; later hits in it only count
+   * (they never move its end). After the window, the next hit opens a new one. Concurrent callers, in any process
+   * sharing the store, each see a distinct count.
+   */
+  hit(key: string, windowSeconds: number): Promise<WindowHit>
+  /** Forgets the window of `key` (a success resets a failure counter). */
+  reset(key: string): Promise<void>
+}
+
+/** A window hit from a stored count and expiry (epoch ms), never reporting less than 1 ms left. */
+export function windowHit(count: number, expiresAt: number, now: number): WindowHit {
+  return { count, resetMs: Math.max(1, expiresAt - now) }
+}

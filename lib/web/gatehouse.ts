@@ -21,6 +21,7 @@ import {
 import type { AuthConfig, Awaitable, Session } from "../core/types"
 import { MissingRequestContext } from "../errors"
 import { createWebSessionManagement, type WebSessionManagement } from "./session-management"
+import { resetAccountLimits } from "../core/rate-limit/enforce"
 import { requestOrigin } from "../core/context"
 import {
   deletePasskey,
@@ -72,6 +73,8 @@ export interface WebGatehouse extends WebSessionManagement {
   runWithRequest<T>(request: Request, fn: () => T): T
   /** The signed-in user's passkeys (never a public key or counter); `null` without a session. */
   listAuthenticators(request: Request): Promise<PasskeyInfo[] | null>
+  /** Server-only: forgets the `credentials-account` counters of an email address or user name (password reset). */
+  resetRateLimit(options: { identifier: string }): Promise<void>
   /** Renames one of the user's passkeys (trimmed, 1-64 characters); a foreign id throws `NotFound` (status 404). */
   renameAuthenticator(request: Request, id: string, name: string): Promise<PasskeyInfo>
   /** Deletes one of the user's passkeys; throws `NotFound` (404), `SessionNotFresh` (403) or `LastCredential` (409). */
@@ -249,5 +252,6 @@ export function Gatehouse(config: WebConfigInput): WebGatehouse {
     listAuthenticators: async (request) => listPasskeys(await management(request)),
     renameAuthenticator: async (request, id, name) => renamePasskey(await management(request), id, name),
     deleteAuthenticator: async (request, id) => deletePasskey(await management(request), id),
+    resetRateLimit: async ({ identifier }) => resetAccountLimits((await runtimeFor(undefined)).resolved, identifier),
   }
 }

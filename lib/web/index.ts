@@ -13,6 +13,13 @@ export {
   type AuthorizationParams,
 } from "./gatehouse"
 export { Gatehouse as default } from "./gatehouse"
-export { AuthError, CredentialsSignin, MissingCSRF, MissingRequestContext, RefreshTokenError } from "../errors"
+export {
+  AuthError,
+  CredentialsSignin,
+  MissingCSRF,
+  MissingRequestContext,
+  RateLimited,
+  RefreshTokenError,
+} from "../errors"
 export type { AccessTokenResult, GetAccessTokenOptions } from "../core/refresh"
-export type { AuthConfig, Session, User } from "../core/types"
+export type { AuthConfig, ClientIpSource, RateLimitOptions, Session, User } from "../core/types"

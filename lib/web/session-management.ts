@@ -25,7 +25,7 @@ export interface WebSessionManagement {
   deleteUser(userId: string): Promise<AdapterUser | null>
   isSessionFresh(request: Request): Promise<boolean>
   /**
-   * The provider access token of the request's session, refreshed when due (next-wave D); `null` without a session.
+   * The provider access token of the request's session, refreshed when due; `null` without a session.
    * A re-issued session cookie is queued for `applyCookies`. Throws `RefreshTokenError` (`cause.reason`).
    */
   getAccessToken(

@@ -107,7 +107,9 @@ export function accountCases(ctx: ContractContext): void {
       const b = await createdUser(ctx)
       const input = anAccount(a.id)
       await ctx.adapter().linkAccount(input)
-      await expect(ctx.adapter().linkAccount({ ...input, userId: b.id })).rejects.toThrow()
+      await expect(ctx.adapter().linkAccount({ ...input, userId: b.id })).rejects.toMatchObject({
+        code: "adapter_conflict",
+      })
       expect((await ctx.adapter().getUserByAccount(input))?.id).toBe(a.id)
     })
 

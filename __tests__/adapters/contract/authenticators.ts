@@ -73,7 +73,9 @@ export function authenticatorCases(ctx: ContractContext): void {
     })
 
     it("updateAuthenticatorCounter rejects an unknown credential", async () => {
-      await expect(ctx.adapter().updateAuthenticatorCounter(uid(), 1)).rejects.toThrow("Authenticator not found")
+      await expect(ctx.adapter().updateAuthenticatorCounter(uid(), 1)).rejects.toMatchObject({
+        code: "adapter_not_found",
+      })
     })
 
     it("createAuthenticator rejects an unknown user", async () => {
@@ -86,7 +88,9 @@ export function authenticatorCases(ctx: ContractContext): void {
       const user = await createdUser(ctx)
       const input = anAuthenticator(user.id)
       await ctx.adapter().createAuthenticator(input)
-      await expect(ctx.adapter().createAuthenticator({ ...input, counter: 99 })).rejects.toThrow()
+      await expect(ctx.adapter().createAuthenticator({ ...input, counter: 99 })).rejects.toMatchObject({
+        code: "adapter_conflict",
+      })
       expect((await ctx.adapter().getAuthenticator(input.credentialID))?.counter).toBe(0)
     })
   })

@@ -83,13 +83,15 @@ export function userCases(ctx: ContractContext): void {
 
     it("createUser rejects an email already used in another case", async () => {
       const user = await createdUser(ctx)
-      await expect(ctx.adapter().createUser(aUser({ email: user.email!.toUpperCase() }))).rejects.toThrow()
+      await expect(ctx.adapter().createUser(aUser({ email: user.email!.toUpperCase() }))).rejects.toMatchObject({
+        code: "adapter_conflict",
+      })
       expect((await ctx.adapter().getUserByEmail(user.email!))?.id).toBe(user.id)
     })
 
     it("createUser rejects an id already in use", async () => {
       const user = await createdUser(ctx)
-      await expect(ctx.adapter().createUser(aUser({ id: user.id }))).rejects.toThrow()
+      await expect(ctx.adapter().createUser(aUser({ id: user.id }))).rejects.toMatchObject({ code: "adapter_conflict" })
       expect((await ctx.adapter().getUser(user.id))?.email).toBe(user.email)
     })
 
@@ -142,13 +144,17 @@ export function userCases(ctx: ContractContext): void {
     it("updateUser rejects an email that another user has", async () => {
       const a = await createdUser(ctx)
       const b = await createdUser(ctx)
-      await expect(ctx.adapter().updateUser({ id: b.id, email: a.email!.toUpperCase() })).rejects.toThrow()
+      await expect(ctx.adapter().updateUser({ id: b.id, email: a.email!.toUpperCase() })).rejects.toMatchObject({
+        code: "adapter_conflict",
+      })
       expect((await ctx.adapter().getUserByEmail(a.email!))?.id).toBe(a.id)
       expect((await ctx.adapter().getUserByEmail(b.email!))?.id).toBe(b.id)
     })
 
     it("updateUser rejects an unknown id", async () => {
-      await expect(ctx.adapter().updateUser({ id: uid(), name: "ghost" })).rejects.toThrow("User not found")
+      await expect(ctx.adapter().updateUser({ id: uid(), name: "ghost" })).rejects.toMatchObject({
+        code: "adapter_not_found",
+      })
     })
 
     it("deleteUser returns the deleted user and getUser then returns null", async () => {

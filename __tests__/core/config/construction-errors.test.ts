@@ -277,3 +277,21 @@ describe("plain-http OAuth servers", () => {
     )
   })
 })
+
+describe("a malformed AUTH_URL fails closed", () => {
+  it.each(["not a url", "app.example/auth", "ftp://app.example/auth", "javascript:alert(1)"])(
+    "AUTH_URL=%s → InvalidConfig naming the variable, at construction",
+    (value) => {
+      const error = thrown(() => resolveConfig(config({ secret: SECRET }), { env: { AUTH_URL: value } }))
+      expect(error).toBeInstanceOf(InvalidConfig)
+      expect((error as InvalidConfig).code).toBe("invalid_config")
+      expect((error as InvalidConfig).cause).toEqual({ variable: "AUTH_URL" })
+      expect(error.message).toContain("AUTH_URL")
+    },
+  )
+
+  it("a valid AUTH_URL next to it resolves, and its origin is the configured one", () => {
+    const resolved = resolveConfig(config({ secret: SECRET }), { env: { AUTH_URL: "https://app.example/auth" } })
+    expect(resolved.basePath).toBe("/auth")
+  })
+})

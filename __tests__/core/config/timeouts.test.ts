@@ -41,7 +41,7 @@ describe("adapterTimeout", () => {
     )
   })
 
-  it("a hung session read answers null (fail closed), logs AdapterError and keeps the cookie", async () => {
+  it("a hung session read answers 503 (no session, Retry-After), logs AdapterError and keeps the cookie", async () => {
     const { adapter, state } = hangingAdapter(["getSessionAndUser"])
     const config = credentialsConfig({ adapter, session: { strategy: "database" }, adapterTimeout: 50 })
     const jar = await signIn(config)
@@ -49,11 +49,13 @@ describe("adapterTimeout", () => {
 
     state.hang = true
     const response = await Auth(makeRequest("/auth/session", { cookies: jar }), config)
-    expect(response.status).toBe(200)
-    expect(await response.json()).toBeNull()
+    expect(response.status).toBe(503)
+    expect(response.headers.get("retry-after")).toBe("5")
+    expect(response.headers.get("cache-control")).toBe("no-store")
+    expect(await response.json()).toEqual({ error: "ServiceUnavailable" })
     expect(setCookies(response).has(SESSION)).toBe(false)
     expect(state.started).toBe(1)
-    const timedOut = config.logger.errors.find((e) => e.message === "Adapter call timed out") as AuthError
+    const timedOut = config.logger.errors.find((e) => (e as AuthError).code === "adapter_timeout") as AuthError
     expect(timedOut.type).toBe("AdapterError")
     expect(timedOut.cause).toMatchObject({ method: "getSessionAndUser", timeout: 50 })
 
@@ -79,7 +81,7 @@ describe("adapterTimeout", () => {
     expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
     expect(applyCookies(cookies, response)[SESSION]).toBeUndefined()
     expect(state.started).toBe(1)
-    expect(config.logger.errors.map((e) => e.message)).toContain("Adapter call timed out")
+    expect(config.logger.errors.map((e) => (e as AuthError).code)).toContain("adapter_timeout")
     // The memory adapter never got the session (the hung call never ran its body).
     const user = await inner.getUser("user-1")
     expect(user?.email).toBe("ada@example.test")
@@ -92,9 +94,30 @@ describe("adapterTimeout", () => {
     }
     const config = credentialsConfig({ adapter, session: { strategy: "database" }, adapterTimeout: 60_000 })
     const response = await Auth(makeRequest("/auth/session", { cookies: { [SESSION]: "t" } }), config)
+    // Not an outage (no connection or timeout code): the session reads as absent, as before.
+    expect(response.status).toBe(200)
     expect(await response.json()).toBeNull()
     const [error] = config.logger.errors as AuthError[]
     expect(error!.type).toBe("AdapterError")
-    expect(error!.message).toBe("connection refused")
+    expect(error!.code).toBe("adapter_error")
+    expect((error!.cause?.err as Error).message).toBe("connection refused")
+  })
+
+  it.each([
+    ["ECONNREFUSED", { code: "ECONNREFUSED" }, "adapter_unavailable"],
+    ["pg: connection terminated", { message: "Connection terminated unexpectedly" }, "adapter_unavailable"],
+    ["pg 57P01 (admin shutdown)", { code: "57P01" }, "adapter_unavailable"],
+    ["ioredis: MaxRetriesPerRequestError", { name: "MaxRetriesPerRequestError" }, "adapter_unavailable"],
+    ["pg 23505 (unique violation)", { code: "23505" }, "adapter_conflict"],
+    ["SQLITE_CONSTRAINT_UNIQUE", { code: "SQLITE_CONSTRAINT_UNIQUE" }, "adapter_conflict"],
+    ["a syntax error (42601)", { code: "42601" }, "adapter_error"],
+  ])("a driver error (%s) becomes AdapterError with the expected code", async (_, fields, code) => {
+    const thrown = Object.assign(new Error((fields as { message?: string }).message ?? "driver error"), fields)
+    const adapter: Adapter = { ...MemoryAdapter(), getSessionAndUser: () => Promise.reject(thrown) }
+    const config = credentialsConfig({ adapter, session: { strategy: "database" } })
+    await Auth(makeRequest("/auth/session", { cookies: { [SESSION]: "t" } }), config)
+    const [error] = config.logger.errors as AuthError[]
+    expect([error!.type, error!.code]).toEqual(["AdapterError", code])
+    expect(error!.cause).toMatchObject({ method: "getSessionAndUser", err: thrown })
   })
 })

@@ -1,7 +1,8 @@
 import { parseCookieHeader } from "../../../lib/cookie-header"
 import { defaultCookies, resolveCookies } from "../../../lib/core/cookies/names"
 import { CookieJar } from "../../../lib/core/cookies/jar"
-import { CHUNK_SIZE, readSessionCookie, writeSessionCookie } from "../../../lib/core/cookies/session-store"
+import { readSessionCookie } from "../../../lib/cookie-header"
+import { CHUNK_SIZE, writeSessionCookie } from "../../../lib/core/cookies/session-store"
 import { Auth } from "../../../lib/core"
 import { credentialsConfig, makeRequest, setCookies } from "../helpers"
 

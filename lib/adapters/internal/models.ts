@@ -62,9 +62,19 @@ export function withoutNullish<T extends Record<string, unknown>>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T
 }
 
+/**
+ * Codes of the adapters' own errors, read by the core's adapter wrapper (which turns them into a coded `AdapterError`).
+ * A plain `Error` with a `code`, like a driver's, so the adapters do not depend on the core's error classes.
+ */
+export type AdapterErrorCode = "adapter_conflict" | "adapter_not_found"
+
+function coded(message: string, code: AdapterErrorCode, cause: Record<string, unknown>): Error & { code: string } {
+  return Object.assign(new Error(message, { cause }), { code })
+}
+
 /** The error an update throws when its target does not exist (the contract's return type has no `null`). */
 export function notFound(model: "User" | "Authenticator", id: string): Error {
-  return new Error(`${model} not found`, { cause: { id } })
+  return coded(`${model} not found`, "adapter_not_found", { id })
 }
 
 /** The error a create throws when it would break a uniqueness rule. */
@@ -72,7 +82,7 @@ export function conflict(
   what: "User id" | "Email" | "Account" | "Authenticator",
   cause: Record<string, unknown>,
 ): Error {
-  return new Error(`${what} already exists`, { cause })
+  return coded(`${what} already exists`, "adapter_conflict", cause)
 }
 
 /** The error a create throws when the user it refers to does not exist. */

@@ -264,7 +264,7 @@ export function userPatch(patch: Partial<AdapterUser>): {
 }
 
 /** The token columns `updateAccountTokens` may write, in a fixed order. */
-const TOKEN_COLUMNS = ["access_token", "refresh_token", "expires_at", "token_type", "scope", "id_token"] as const
+export const TOKEN_COLUMNS = ["access_token", "refresh_token", "expires_at", "token_type", "scope", "id_token"] as const
 
 /**
  * The SET list and values of a token update: only the columns the patch names (`null` clears), with `?`-style or

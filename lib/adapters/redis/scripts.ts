@@ -88,6 +88,19 @@ redis.call('DEL', KEYS[1])
 redis.call('SREM', ARGV[1] .. ARGV[2] .. ':' .. cjson.decode(cur).userId, KEYS[1])
 return cur`)
 
+/**
+ * KEYS: account. ARGV: the account JSON as read, the new JSON. Compare-and-swap on the whole record: writes only while
+ * the stored JSON is still the one read, refresh token included (the caller compared that one). Returns 'ok',
+ * 'missing', or 'retry' when the record changed since it was read. The JSON is never re-encoded here: Lua's cjson
+ * would round large numbers and turn empty arrays into objects in the account's extra fields.
+ */
+export const SWAP_ACCOUNT = script(`
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 'missing' end
+if cur ~= ARGV[1] then return 'retry' end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 'ok'`)
+
 /** KEYS: record holding a userId. ARGV: prefix. Returns [record, user JSON], or nil if either is missing. */
 export const RECORD_AND_USER = script(`
 local cur = redis.call('GET', KEYS[1])

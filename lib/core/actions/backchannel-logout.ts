@@ -1,5 +1,5 @@
 /**
- * POST /backchannel-logout/:provider — the Back-Channel Logout 1.0 receiver (next-wave C.1). CSRF-exempt, reads no
+ * POST /backchannel-logout/:provider — the Back-Channel Logout 1.0 receiver. CSRF-exempt, reads no
  * cookies, answers JSON or nothing with `Cache-Control: no-store`: 200 when the token verified (whether or not a
  * session matched), 400 `invalid_request` for a bad request or token, 400 `application_error` when ending the sessions
  * failed.

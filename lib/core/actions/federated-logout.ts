@@ -1,11 +1,11 @@
 /**
- * RP-initiated logout 1.0 (next-wave C.1): the end-session redirect built by POST /signout, and
+ * RP-initiated logout 1.0: the end-session redirect built by POST /signout, and
  * GET /signout-callback/:provider, which brings the user back to the destination sealed in `state`.
  */
 import { randomBytes } from "node:crypto"
 import type { AdapterSession } from "../../adapters/types"
-import { decode, encode } from "../../jwt"
 import { endSessionEndpointOf, type IdpRecord, type ResolvedOAuthProvider } from "../../oauth"
+import { checkSealer } from "../checks"
 import { actionUrl, type RequestContext } from "../context"
 import type { AuthResult } from "../response"
 
@@ -13,8 +13,8 @@ import type { AuthResult } from "../response"
 export const SIGNOUT_STATE_SALT = "gatehouse.signout-state"
 const SIGNOUT_STATE_MAX_AGE = 600
 
+/** The sealed sign-out `state`'s value (bound to the provider and the `signoutState` purpose by the sealer). */
 interface SignOutState {
-  p: string
   cb: string
   n: string
 }
@@ -76,12 +76,10 @@ export async function endSessionUrl(
     }
     return undefined
   }
-  const state = await encode<SignOutState>({
-    token: { p: provider.id, cb: ctx.callbackUrl, n: randomBytes(16).toString("base64url") },
-    secret: ctx.config.secret,
-    salt: SIGNOUT_STATE_SALT,
-    maxAge: SIGNOUT_STATE_MAX_AGE,
-  })
+  const state = await checkSealer(ctx.config.secret).seal<SignOutState>(
+    { purpose: "signoutState", provider: provider.id, salt: SIGNOUT_STATE_SALT, maxAge: SIGNOUT_STATE_MAX_AGE },
+    { cb: ctx.callbackUrl, n: randomBytes(16).toString("base64url") },
+  )
   const url = new URL(endpoint)
   const { logout } = provider
   for (const [name, value] of Object.entries(logout.params)) url.searchParams.set(name, value)
@@ -106,16 +104,12 @@ export async function endSessionUrl(
  * ```
  */
 export async function signOutCallbackAction(ctx: RequestContext): Promise<AuthResult> {
-  const sealed = ctx.request.query.state
-  let payload: Partial<SignOutState> | null = null
-  if (sealed) {
-    payload = await decode<Partial<SignOutState>>({
-      token: sealed,
-      secret: ctx.config.secret,
-      salt: SIGNOUT_STATE_SALT,
-    }).catch(() => null)
-  }
-  if (!payload || payload.p !== ctx.request.providerId || typeof payload.cb !== "string") {
+  const opened = await checkSealer(ctx.config.secret).open<Partial<SignOutState>>(
+    { purpose: "signoutState", provider: ctx.request.providerId ?? "", salt: SIGNOUT_STATE_SALT },
+    ctx.request.query.state,
+  )
+  const payload = opened.ok ? opened.value : null
+  if (!payload || typeof payload.cb !== "string") {
     ctx.logger.warn("signout-state-invalid")
     return { redirect: ctx.origin }
   }

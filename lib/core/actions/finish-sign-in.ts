@@ -30,7 +30,7 @@ export async function runSignInCallback(
     result = await ctx.config.callbacks.signIn(params)
   } catch (error) {
     if (error instanceof AuthError) throw error
-    throw new AccessDenied(error as Error)
+    throw new AccessDenied("The signIn callback threw", { cause: error as Error })
   }
   if (typeof result === "string") return ctx.config.callbacks.redirect({ url: result, baseUrl: ctx.origin })
   if (!result) throw new AccessDenied("AccessDenied")

@@ -11,7 +11,7 @@ import {
   type RenderedPage,
 } from "../pages"
 import type { AuthResult } from "../response"
-import { readSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import { randomBytes } from "node:crypto"
 import { withScriptNonce } from "../pages/csp"
 
@@ -56,7 +56,10 @@ function pageProvider(ctx: RequestContext, p: InternalProvider): PageProvider {
  */
 export function signInPage(ctx: RequestContext): AuthResult {
   const custom = ctx.config.pages.signIn
-  if (custom) return { redirect: withQuery(custom, { callbackUrl: ctx.callbackUrl, error: ctx.request.error }) }
+  if (custom) {
+    const query = { callbackUrl: ctx.callbackUrl, error: ctx.request.error, retry: ctx.request.query.retry }
+    return { redirect: withQuery(custom, query) }
+  }
   // A passkey form needs the inline script: a fresh nonce per response, allowed by the CSP of this response only.
   const nonce = ctx.config.providers.some((p) => p.type === "webauthn") ? randomBytes(16).toString("base64") : undefined
   const result = page(
@@ -67,6 +70,7 @@ export function signInPage(ctx: RequestContext): AuthResult {
       callbackUrl: ctx.callbackUrl,
       email: ctx.request.query.email,
       error: ctx.request.error,
+      retry: ctx.request.query.retry,
       theme: ctx.config.theme,
     }),
   )

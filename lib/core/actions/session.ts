@@ -17,12 +17,14 @@ export async function sessionAction(ctx: RequestContext): Promise<AuthResult> {
     const session = await readSession(sessionContext(ctx), {
       reissue: "always",
       update: { data: ctx.request.body?.data },
+      failOnOutage: true,
     })
     return { headers: { ...jsonHeaders }, body: session }
   }
   // A JWT cookie is re-issued only when that changes something (issue 16, a deliberate difference from the
   // reference); a database session cookie is re-sent on every read, as the reference does (it costs no crypto).
   const reissue = ctx.config.session.strategy === "jwt" ? "throttled" : "always"
-  const session = await readSession(sessionContext(ctx), { reissue })
+  // An outage answers 503 (the Auth.js client reads a failed /session as no session, and may retry), not `null`.
+  const session = await readSession(sessionContext(ctx), { reissue, failOnOutage: true })
   return { headers: { ...jsonHeaders, ...noCacheHeaders }, body: session }
 }

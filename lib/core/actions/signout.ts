@@ -1,7 +1,8 @@
 /** POST /signout (CSRF-checked): ends the session and fires the signOut event. GET shows the page. */
 import { SignOutError } from "../../errors"
 import type { RequestContext } from "../context"
-import { clearSessionCookie, readSessionCookie } from "../cookies/session-store"
+import { clearSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import type { AuthResult } from "../response"
 import { signOutPage } from "./pages"
 import { sessionStore } from "../session/database"
@@ -29,7 +30,7 @@ export async function signOutAction(ctx: RequestContext): Promise<AuthResult> {
       try {
         token = await config.jwt.decode({ token: stored.value, secret: config.secret, salt: cookies.sessionToken.name })
       } catch (error) {
-        config.logger.error(new SignOutError(error as Error))
+        config.logger.error(new SignOutError("Reading the session to sign out failed", { cause: error as Error }))
       }
       signedIn = idpOfJwtSession(idpOfToken(token))
       await config.events.signOut({ token: token ? withoutReserved(token) : token })
@@ -39,12 +40,12 @@ export async function signOutAction(ctx: RequestContext): Promise<AuthResult> {
         signedIn = await idpOfDatabaseSession(ctx, session)
         await config.events.signOut({ session })
       } catch (error) {
-        config.logger.error(new SignOutError(error as Error))
+        config.logger.error(new SignOutError("Reading the session to sign out failed", { cause: error as Error }))
       }
     }
   }
   clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
-  // RP-initiated logout (next-wave C.1): unless the form says `federated=false`, end the session at the OP too.
+  // RP-initiated logout: unless the form says `federated=false`, end the session at the OP too.
   const federated = ctx.request.body?.federated !== "false" && ctx.request.body?.federated !== false
   const endSession = federated ? await endSessionUrl(ctx, signedIn) : undefined
   return { redirect: endSession ?? ctx.callbackUrl }

@@ -16,7 +16,7 @@ import { adapterStores } from "./stores"
 import { assertEmailProviders, assertSettings } from "./validate"
 import { cachedSessionAdapter, resolveSessionCache, sessionCacheOf } from "./session-cache"
 import type { ResolvedConfig } from "./types"
-import { createMemorySendThrottle } from "../email/throttle"
+import { createRateLimiter } from "../rate-limit/limiter"
 import { MemoryStore } from "../../store/memory"
 import { resolveSecrets, untrustedHost } from "./secret"
 import { warnEnvTypos } from "./env-typos"
@@ -48,6 +48,7 @@ function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): Ev
     "securityAlert",
     "backchannelLogout",
     "refreshTokenError",
+    "rateLimited",
   ]
   const out = {} as Record<keyof EventCallbacks, (message: never) => Promise<void>>
   for (const name of names) {
@@ -57,7 +58,7 @@ function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): Ev
       try {
         await handler(message)
       } catch (error) {
-        logger.error(new EventError(error as Error))
+        logger.error(new EventError("An event handler threw", { cause: error as Error }))
       }
     }
   }
@@ -84,6 +85,16 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   }
   // Before the env is applied: a module namespace or a stray object has no provider id to derive variables from.
   userConfig.providers.forEach(assertIsProvider)
+  // Fail closed: an AUTH_URL that is set but unusable would otherwise leave the origin to the Host header.
+  let authUrl: URL | undefined
+  if (env.AUTH_URL) {
+    authUrl = URL.canParse(env.AUTH_URL) ? new URL(env.AUTH_URL) : undefined
+    if (!authUrl || !/^https?:$/.test(authUrl.protocol)) {
+      throw new InvalidConfig("AUTH_URL is not a valid http(s) URL: fix or unset the AUTH_URL environment variable", {
+        cause: { variable: "AUTH_URL" },
+      })
+    }
+  }
   const config: AuthConfig = { ...userConfig, providers: [...userConfig.providers] }
   setEnvDefaults(env, config, false, logger)
 
@@ -128,15 +139,11 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
 
   assertSettings(session, jwt, config.pages ?? {})
 
-  let authUrl: URL | undefined
-  if (env.AUTH_URL) {
-    try {
-      authUrl = new URL(env.AUTH_URL)
-    } catch {
-      authUrl = undefined
-    }
-  }
-
+  const newMemoryStore = () =>
+    MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) })
+  const kv = config.store ?? config.adapter?.store ?? newMemoryStore()
+  const kvSource = config.store ? "config" : config.adapter?.store ? "adapter" : "memory"
+  const events = Object.freeze(wrapEvents(config.events ?? {}, logger))
   const resolved: ResolvedConfig = {
     basePath,
     secret: Object.freeze([...secret]),
@@ -150,7 +157,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     callbacks: Object.freeze({ ...defaultCallbacks, ...stripUndefined(config.callbacks ?? {}) }),
     hasJwtCallback: typeof config.callbacks?.jwt === "function",
     userAuthorized: config.callbacks?.authorized,
-    events: Object.freeze(wrapEvents(config.events ?? {}, logger)),
+    events,
     pages: Object.freeze({ ...(config.pages ?? {}) }),
     theme: Object.freeze(config.theme ?? { colorScheme: "auto", logo: "", brandColor: "", buttonText: "" }),
     logger,
@@ -164,13 +171,21 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     raw: config.raw === rawMarker,
     redirectProxyUrl: config.redirectProxyUrl,
     authUrl,
-    emailThrottle: createMemorySendThrottle(),
-    store:
-      config.store ??
-      config.adapter?.store ??
-      MemoryStore({ production: env.NODE_ENV === "production", warn: (code) => logger.warn(code) }),
-    storeSource: config.store ? "config" : config.adapter?.store ? "adapter" : "memory",
+    store: kv,
+    storeSource: kvSource,
     tokens: Object.freeze({ encryptAtRest: config.tokens?.encryptAtRest === true }),
+    rateLimit: createRateLimiter(
+      {
+        options: config.rateLimit,
+        production: env.NODE_ENV === "production",
+        secret: secret[0]!,
+        kv,
+        kvSource,
+        events,
+        logger,
+      },
+      newMemoryStore,
+    ),
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,

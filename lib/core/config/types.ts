@@ -11,7 +11,7 @@ import type {
 } from "../../adapters/types"
 import type { LoggerInstance } from "../../logger"
 import type { KeyValueStore } from "../../store/types"
-import type { EmailSendThrottle } from "../email/throttle"
+import type { RateLimiter } from "../rate-limit/limiter"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -131,9 +131,9 @@ export interface ResolvedConfig {
   readonly store: KeyValueStore
   /** Where `store` came from: `config.store`, the adapter's `store`, or the per-process memory fallback. */
   readonly storeSource: "config" | "adapter" | "memory"
-  /** Provider tokens at rest (next-wave D.1). */
+  /** Provider tokens at rest. */
   readonly tokens: Readonly<{ encryptAtRest: boolean }>
   readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
-  /** Per-address limit on sign-in emails (in memory, per config instance). */
-  readonly emailThrottle: EmailSendThrottle
+  /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
+  readonly rateLimit: RateLimiter
 }

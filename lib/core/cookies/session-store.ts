@@ -1,9 +1,10 @@
-/** The session cookie: read across chunks, written in 3936-character chunks, cleared chunk by chunk. */
+/**
+ * The session cookie: written in 3936-character chunks and cleared chunk by chunk (reading across chunks is
+ * `readSessionCookie` in `lib/cookie-header.ts`, which `lib/jwt` shares).
+ */
 import type { SerializeOptions } from "cookie"
 import type { LoggerInstance } from "../../logger"
 import type { CookieJar } from "./jar"
-
-export { readSessionCookie, type StoredSessionCookie } from "../../cookie-header"
 
 /** 4096 bytes allowed per cookie minus an estimated 160 for name and attributes. */
 export const CHUNK_SIZE = 3936

@@ -39,8 +39,20 @@ const defaultSignInErrorMessage = "Unable to sign in."
  * signInErrorMessage("whatever") // "Unable to sign in."
  * ```
  */
-export function signInErrorMessage(error: string): string {
+export function signInErrorMessage(error: string, retry?: string): string {
+  if (error === "RateLimited") return rateLimitedMessage(retry)
   return Object.hasOwn(signInErrorMessages, error) ? (signInErrorMessages[error] as string) : defaultSignInErrorMessage
+}
+
+/**
+ * "Too many attempts. Try again in N minutes.", N from the `retry` query value in seconds, rounded up to whole
+ * minutes (at least 1; at most a day, so a forged value cannot print nonsense). Without a usable value: "later".
+ */
+function rateLimitedMessage(retry: string | undefined): string {
+  const seconds = retry !== undefined && /^\d{1,6}$/.test(retry) ? Number(retry) : Number.NaN
+  if (!Number.isFinite(seconds) || seconds < 1) return "Too many attempts. Try again later."
+  const minutes = Math.min(24 * 60, Math.ceil(seconds / 60))
+  return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`
 }
 
 const isButtonProvider = (provider: PageProvider): boolean => provider.type === "oauth" || provider.type === "oidc"
@@ -151,6 +163,8 @@ export interface SignInPageParams {
   email?: string
   /** The `error` query value; selects a fixed message. */
   error?: string
+  /** The `retry` query value (seconds) that comes with `error=RateLimited`. */
+  retry?: string
   theme: Theme
   /** The response's CSP script nonce; WebAuthn forms (and their inline script) are rendered only with one. */
   nonce?: string
@@ -185,7 +199,7 @@ export function renderSignInPage(p: SignInPageParams): RenderedPage {
   })
   const errorBox =
     p.error !== undefined && p.error !== ""
-      ? `<div class="error" role="alert"><p>${escapeHtml(signInErrorMessage(p.error))}</p></div>`
+      ? `<div class="error" role="alert"><p>${escapeHtml(signInErrorMessage(p.error, p.retry))}</p></div>`
       : ""
   const script = providers.some((provider) => provider.type === "webauthn")
     ? `<script nonce="${escapeHtml(p.nonce as string)}">${WEBAUTHN_PAGE_SCRIPT}</script>`

@@ -1,7 +1,8 @@
 // The passkey script of the built-in sign-in page: inline, carried by the response's CSP nonce, no third-party code.
 // For every form marked `data-webauthn-options` it runs the ceremony on submit (options from the server, then
 // navigator.credentials.create/get, then the form is posted with `action` and `data`), and starts conditional UI
-// (autofill) on load when the browser offers it, aborting that when the user submits the form.
+// (autofill) on load when the browser offers it, aborting that when the user submits the form. A rate-limited click
+// reloads the page with `error=RateLimited` so it shows the wait.
 
 /** The script's source (plain ES2017, no imports). */
 export const WEBAUTHN_PAGE_SCRIPT = `(() => {
@@ -21,7 +22,7 @@ export const WEBAUTHN_PAGE_SCRIPT = `(() => {
   };
   const options = async (form, query) => {
     const res = await fetch(form.dataset.webauthnOptions + "?" + new URLSearchParams(query), { credentials: "same-origin" });
-    if (!res.ok) throw new Error("options");
+    if (!res.ok) throw Object.assign(new Error("options"), { status: res.status, retry: res.headers.get("Retry-After") });
     return res.json();
   };
   const finish = (form, action, credential) => {
@@ -44,6 +45,14 @@ export const WEBAUTHN_PAGE_SCRIPT = `(() => {
         if (credential) finish(form, action, credential);
       } catch (error) {
         form.dataset.webauthnError = String(error && error.name || error);
+        // Refused by the rate limit: show the sign-in page's "Try again in N minutes." (only on a click, never from
+        // the conditional request on load, which would reload forever).
+        if (error && error.status === 429) {
+          const url = new URL(location.href);
+          url.searchParams.set("error", "RateLimited");
+          url.searchParams.set("retry", error.retry || "");
+          location.assign(url.href);
+        }
       }
     });
     if (form.dataset.conditional === "true" && window.PublicKeyCredential && PublicKeyCredential.isConditionalMediationAvailable) {

@@ -1,7 +1,8 @@
 /** The database session strategy: the cookie holds a session token; the adapter holds the session and user. */
 import type { AdapterSession, AdapterUser, SessionAdapter } from "../../adapters/types"
-import { AdapterError, SessionTokenError } from "../../errors"
-import { clearSessionCookie, readSessionCookie } from "../cookies/session-store"
+import { AdapterError, SessionTokenError, isServiceUnavailable } from "../../errors"
+import { clearSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import { runSessionCallback } from "../config/callbacks"
 import { store } from "../config/stores"
 import type { ResolvedConfig } from "../config/types"
@@ -79,7 +80,7 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
       const managed = typeof config.stores.management?.listSessionsByUserId === "function"
       await adapter.updateSession({ sessionToken, expires, ...(managed ? { lastActiveAt: new Date() } : {}) })
     }
-    // Issue 11 #15: the callback's `session` never carries the raw `sessionToken` (nor `userId`), so a callback that
+    // The callback's `session` never carries the raw `sessionToken` (nor `userId`), so a callback that
     // returns it unchanged cannot expose the token to page scripts through GET /session.
     const returned = (await runSessionCallback(config.callbacks, {
       session: { user, expires: session.expires },
@@ -93,7 +94,7 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
       result = rest
     }
     if (await databaseRefreshError(config, user.id, session.createdAt)) {
-      // The provider refused this user's refresh token after the session began (next-wave D.1 step 8).
+      // The provider refused this user's refresh token after the session began.
       if (config.session.refresh?.signOutOnError) return null
       result = { ...result, error: "RefreshTokenError" }
     }
@@ -103,8 +104,10 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
     await config.events.session({ session: result })
     return result
   } catch (error) {
+    if (options.failOnOutage && isServiceUnavailable(error)) throw error
     // An adapter failure was logged once already, by the adapter wrapper.
-    if (!(error instanceof AdapterError)) config.logger.error(new SessionTokenError(error as Error))
+    if (!(error instanceof AdapterError))
+      config.logger.error(new SessionTokenError("The database session could not be read", { cause: error as Error }))
     return null
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The OIDC sign-in record of a session (next-wave C.1) and the back-channel revocation markers JWT sessions are checked
+ * The OIDC sign-in record of a session and the back-channel revocation markers JWT sessions are checked
  * against. Store keys hold hashes, never a raw `sid`/`sub` (C.2 rule 4), and are scoped by provider id (rule 5).
  */
 import { createHash } from "node:crypto"

@@ -1,6 +1,7 @@
 /** The one way a session is issued, used by every sign-in flow (credentials, OAuth, email, WebAuthn). */
 import type { AdapterUser } from "../../adapters/types"
-import { readSessionCookie, clearSessionCookie } from "../cookies/session-store"
+import { clearSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import type { Account, JWT, Profile, User } from "../types"
 import { writeDatabaseSessionCookie, sessionStore } from "./database"
 import { writeJwtSession } from "./jwt"
@@ -19,7 +20,7 @@ export interface IssueSessionParams {
   trigger: "signIn" | "signUp"
   /** OIDC sign-ins of a provider with `logout` settings: what logout needs to find this session again. */
   idp?: IdpRecord
-  /** JWT sessions of a provider with `refresh`: the provider tokens kept in `__gh.tok` (next-wave D.1). */
+  /** JWT sessions of a provider with `refresh`: the provider tokens kept in `__gh.tok`. */
   tokens?: { provider: string; record: TokenRecord }
 }
 
@@ -56,7 +57,7 @@ export async function issueSession(ctx: SessionContext, params: IssueSessionPara
     if (token === null || token === undefined) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     else {
       const signedIn = withSignInClaims(token)
-      // OIDC sign-ins keep what logout needs in the reserved claim (next-wave C.1), unless the callback dropped it.
+      // OIDC sign-ins keep what logout needs in the reserved claim, unless the callback dropped it.
       if (idp && token.__gh !== null) signedIn.__gh = { ...(signedIn.__gh as object), idp }
       const withTokens =
         tokens && token.__gh !== null ? withTokenRecord(signedIn, tokens.provider, tokens.record, false) : signedIn

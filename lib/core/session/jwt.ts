@@ -1,10 +1,12 @@
 /** The JWT session strategy: read (with the jwt and session callbacks), refresh, and clear the session cookie. */
 import { runSessionCallback } from "../config/callbacks"
-import { JWTSessionError } from "../../errors"
+import { AdapterError, JWTSessionError, isServiceUnavailable } from "../../errors"
+import { adapterError } from "../config/adapter"
 import { decode as builtinDecode } from "../../jwt"
 import { decodeOrThrow } from "../../jwt/decode"
 import { deriveKey, type ContentEncryption } from "../../jwt/keys"
-import { clearSessionCookie, readSessionCookie, writeSessionCookie } from "../cookies/session-store"
+import { clearSessionCookie, writeSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import type { JWT, Session } from "../types"
 import { endedByMarkers, idpMarkerKeys, idpOfToken, withoutReserved } from "./idp"
 import type { SessionContext, SessionReadOptions } from "./types"
@@ -113,13 +115,14 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     payload = await decodeSessionToken(ctx, stored.value)
   } catch (error) {
     const reason = expectedDecodeFailures[(error as Error).message]
-    if (reason === undefined) config.logger.error(new JWTSessionError(error as Error))
+    if (reason === undefined)
+      config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
     else config.logger.debug(`session cookie ignored: ${reason}`)
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
   }
   try {
-    const revoked = await revokedByWatermark(ctx, payload)
+    const revoked = await revokedByWatermark(ctx, payload, options.failOnOutage)
     if (revoked !== false) {
       if (revoked === "unknown") return null
       clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
@@ -154,7 +157,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       token: withoutReserved(token),
     })
     if (hasRefreshError(token)) {
-      // The provider refused the refresh token (next-wave D.1 step 8): the session says so until the next sign-in.
+      // The provider refused the refresh token: the session says so until the next sign-in.
       if (config.session.refresh?.signOutOnError) {
         clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
         return null
@@ -165,7 +168,8 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     await config.events.session({ session: session as Session, token })
     return session as Session
   } catch (error) {
-    config.logger.error(new JWTSessionError(error as Error))
+    if (options.failOnOutage && isServiceUnavailable(error)) throw error
+    config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
   }
@@ -174,13 +178,14 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
 /**
  * Whether the session of this token was ended elsewhere, in one store round trip: `"revoked"` when the user signed out
  * everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs existed, is below the
- * `sess-nbf:<sub>` watermark); `"backchannel"` when its OP ended it (next-wave C.1: a `sid` marker, or a `sub`
+ * `sess-nbf:<sub>` watermark); `"backchannel"` when its OP ended it (a `sid` marker, or a `sub`
  * watermark at or after its auth time). A store failure is logged and answers `"unknown"`: no session for this
- * request, but the cookie is kept.
+ * request, but the cookie is kept; with `failOnOutage`, an unreachable store throws its coded `AdapterError` instead.
  */
 export async function revokedByWatermark(
   ctx: SessionContext,
   payload: JWT,
+  failOnOutage = false,
 ): Promise<false | "revoked" | "backchannel" | "unknown"> {
   const hasSub = typeof payload.sub === "string" && payload.sub !== ""
   const idp = idpOfToken(payload)
@@ -190,7 +195,9 @@ export async function revokedByWatermark(
   try {
     values = await ctx.config.store.get(keys)
   } catch (error) {
-    ctx.config.logger.error(new JWTSessionError(error as Error))
+    const coded = error instanceof AdapterError ? error : adapterError("store.get", error)
+    ctx.config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: coded }))
+    if (failOnOutage && isServiceUnavailable(coded)) throw coded
     return "unknown"
   }
   if (hasSub) {

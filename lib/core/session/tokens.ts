@@ -1,5 +1,5 @@
 /**
- * Provider tokens kept for refresh (next-wave D.1): the record a session knows them by, the reserved JWT claim
+ * Provider tokens kept for refresh: the record a session knows them by, the reserved JWT claim
  * `__gh.tok[<provider>]`, and sealing with purpose-derived keys (`gh1.` values at rest, the 60-second grace entries).
  */
 import { createHash, hkdfSync } from "node:crypto"

@@ -26,4 +26,10 @@ export interface SessionReadOptions {
    * session when its expiry slides.
    */
   reissue: "always" | "throttled"
+  /**
+   * The /session route: when the database or the store cannot be reached (or times out), throw the coded
+   * `AdapterError` (`adapter_unavailable`/`adapter_timeout`) so the route answers 503, instead of reading as signed
+   * out. Server-side reads leave it unset: they fail closed to `null`.
+   */
+  failOnOutage?: boolean
 }

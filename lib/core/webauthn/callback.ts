@@ -5,7 +5,7 @@
 import { store } from "../config/stores"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import type { AdapterUser } from "../../adapters/types"
-import { AccountNotLinked, AuthError, WebAuthnVerificationError } from "../../errors"
+import { AccountNotLinked, InvalidRequest, WebAuthnVerificationError } from "../../errors"
 import type { RequestContext } from "../context"
 import type { AuthResult } from "../response"
 import { finishSignIn, runSignInCallback } from "../actions/finish-sign-in"
@@ -165,5 +165,5 @@ export async function webAuthnCallback(ctx: RequestContext): Promise<AuthResult>
   const action = ctx.request.body?.action
   if (action === "authenticate") return authenticate(ctx, provider)
   if (action === "register") return register(ctx, provider)
-  throw new AuthError("Invalid action parameter", { cause: { provider: provider.id } })
+  throw new InvalidRequest("Invalid action parameter", { cause: { provider: provider.id } })
 }

@@ -5,7 +5,7 @@
 import { store } from "../config/stores"
 import { createHash, randomBytes } from "node:crypto"
 import { InvalidCheck, WebAuthnVerificationError } from "../../errors"
-import { decode, encode } from "../../jwt"
+import { checkSealer, type CheckFailure } from "../checks"
 import type { VerificationTokenAdapter } from "../../adapters/types"
 import type { ChallengeStore } from "../../providers/types"
 import { CHECK_COOKIE_MAX_AGE } from "../cookies/names"
@@ -24,12 +24,19 @@ export interface RegisterData {
   exists: boolean
 }
 
-interface ChallengePayload {
-  value: { challenge: string; ceremony: Ceremony; registerData?: RegisterData }
-  provider: string
-  purpose: "webauthnChallenge"
-  /** Epoch milliseconds: checked exactly (the JWE's `exp` allows clock skew). */
-  expiresAt: number
+/** The sealed value of the challenge cookie (bound to the provider and the `webauthnChallenge` purpose). */
+interface ChallengeValue {
+  challenge: string
+  ceremony: Ceremony
+  registerData?: RegisterData
+}
+
+const failureText: Record<CheckFailure, string> = {
+  missing: "challenge cookie was missing",
+  undecodable: "challenge cookie could not be decoded",
+  "other-provider": "challenge cookie was issued for another provider",
+  "other-purpose": "challenge cookie was issued for another purpose",
+  expired: "challenge cookie expired",
 }
 
 /** A fresh challenge: 32 random bytes, base64url (43 characters). */
@@ -86,24 +93,21 @@ function keyFor(provider: ResolvedWebAuthnProvider, ceremony: Ceremony, challeng
 export async function issueChallenge(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
-  value: ChallengePayload["value"],
+  value: ChallengeValue,
 ): Promise<void> {
-  const expires = new Date(Date.now() + CHECK_COOKIE_MAX_AGE * 1000)
-  await storeFor(ctx, provider, value.ceremony).set(keyFor(provider, value.ceremony, value.challenge), expires)
   const { name, options } = ctx.cookies.webauthnChallenge
-  const payload: ChallengePayload = {
+  // A configured cookie `maxAge` is honoured (never overridden); the sealed value and the store record expire with it.
+  const maxAge =
+    typeof options.maxAge === "number" && Number.isFinite(options.maxAge) && options.maxAge > 0
+      ? options.maxAge
+      : CHECK_COOKIE_MAX_AGE
+  const expires = new Date(Date.now() + maxAge * 1000)
+  await storeFor(ctx, provider, value.ceremony).set(keyFor(provider, value.ceremony, value.challenge), expires)
+  const sealed = await checkSealer(ctx.config.secret).seal(
+    { purpose: "webauthnChallenge", provider: provider.id, salt: name, maxAge },
     value,
-    provider: provider.id,
-    purpose: "webauthnChallenge",
-    expiresAt: expires.getTime(),
-  }
-  const sealed = await encode<ChallengePayload>({
-    token: payload,
-    secret: ctx.config.secret,
-    salt: name,
-    maxAge: CHECK_COOKIE_MAX_AGE,
-  })
-  ctx.jar.set(name, sealed, { ...options, maxAge: CHECK_COOKIE_MAX_AGE, expires })
+  )
+  ctx.jar.set(name, sealed, { ...options, maxAge, expires })
 }
 
 /**
@@ -121,24 +125,21 @@ export async function consumeChallenge(
   ctx: RequestContext,
   provider: ResolvedWebAuthnProvider,
   ceremony: Ceremony,
-): Promise<ChallengePayload["value"]> {
+): Promise<ChallengeValue> {
   const { name, options } = ctx.cookies.webauthnChallenge
   const sealed = ctx.request.cookies[name]
   const fail = (reason: string): InvalidCheck =>
     new InvalidCheck("webauthnChallenge value could not be parsed", { cause: { reason, provider: provider.id } })
-  if (sealed === undefined) throw fail("challenge cookie was missing")
+  if (sealed === undefined) throw fail(failureText.missing)
   ctx.jar.delete(name, options)
-  const payload = await decode<Partial<ChallengePayload>>({
-    token: sealed,
-    secret: ctx.config.secret,
-    salt: name,
-  }).catch(() => null)
-  const value = payload?.value
-  if (!payload || !value || typeof value.challenge !== "string") throw fail("challenge cookie could not be decoded")
-  if (payload.provider !== provider.id) throw fail("challenge cookie was issued for another provider")
-  if (payload.purpose !== "webauthnChallenge") throw fail("challenge cookie was issued for another purpose")
+  const opened = await checkSealer(ctx.config.secret).open<ChallengeValue>(
+    { purpose: "webauthnChallenge", provider: provider.id, salt: name },
+    sealed,
+  )
+  if (!opened.ok) throw fail(failureText[opened.reason])
+  const value = opened.value
+  if (typeof value.challenge !== "string") throw fail(failureText.undecodable)
   if (value.ceremony !== ceremony) throw fail("challenge cookie was issued for another ceremony")
-  if (typeof payload.expiresAt !== "number" || payload.expiresAt <= Date.now()) throw fail("challenge cookie expired")
   const fresh = await storeFor(ctx, provider, ceremony).consume(keyFor(provider, ceremony, value.challenge))
   if (!fresh) {
     throw new WebAuthnVerificationError("The challenge was already used or has expired", {

@@ -5,10 +5,10 @@
  */
 import { need, store } from "../config/stores"
 import type { AdapterAuthenticator, AdapterUser } from "../../adapters/types"
-import { AuthError, LastCredential, NotFound, SessionNotFresh } from "../../errors"
+import { InvalidRequest, LastCredential, NotFound, SessionNotFresh } from "../../errors"
 import type { ResolvedConfig } from "../config/resolve"
 import { CookieJar } from "../cookies/jar"
-import { readSessionCookie } from "../cookies/session-store"
+import { readSessionCookie } from "../../cookie-header"
 import { currentDatabaseUser } from "../session/database"
 import type { CookiesOptions } from "../types"
 import { findAuthenticator, toBase64Url } from "./credentials"
@@ -119,7 +119,7 @@ export async function renamePasskey(ctx: ManagementContext, id: unknown, name: u
   const stored = await owned(ctx, current?.user, id)
   const trimmed = typeof name === "string" ? name.trim() : ""
   if (trimmed.length < 1 || [...trimmed].length > 64) {
-    throw new AuthError("A passkey name is 1 to 64 characters", { cause: { length: trimmed.length } })
+    throw new InvalidRequest("A passkey name is 1 to 64 characters", { cause: { length: trimmed.length } })
   }
   const adapter = store(ctx.config, "webauthn")
   const updated = await need(adapter.updateAuthenticator, "updateAuthenticator")(stored.credentialID, { name: trimmed })

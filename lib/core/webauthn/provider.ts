@@ -11,7 +11,7 @@ export interface ResolvedWebAuthnProvider extends WebAuthnConfig {
 const list = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : (Array.isArray(value) ? value : [value]).filter((v) => typeof v === "string" && v !== "")
 
-/** Production is any `NODE_ENV` other than unset, `development` or `test` (decisions.md 6). */
+/** Production is any `NODE_ENV` other than unset, `development` or `test`. */
 export function isProduction(env: Env): boolean {
   const mode = env.NODE_ENV
   return mode !== undefined && mode !== "" && mode !== "development" && mode !== "test"

@@ -1,5 +1,5 @@
 /** The optional passkey routes (`features.passkeyRoutes`): GET <base>/passkeys, POST <base>/passkeys/{rename,delete}. */
-import { AuthError, UnknownAction } from "../../errors"
+import { AuthError, UnknownAction, InvalidRequest } from "../../errors"
 import type { RequestContext } from "../context"
 import { jsonHeaders, noCacheHeaders, type AuthResult } from "../response"
 import { deletePasskey, listPasskeys, renamePasskey, type ManagementContext } from "./manage"
@@ -42,7 +42,7 @@ export async function passkeysAction(ctx: RequestContext): Promise<AuthResult> {
   } catch (error) {
     const status = (error as { status?: unknown }).status
     if (error instanceof AuthError && typeof status === "number") return json(status, { error: error.type })
-    if (error instanceof AuthError && error.type === "AuthError") return json(400, { error: "InvalidRequest" })
+    if (error instanceof InvalidRequest) return json(400, { error: "InvalidRequest" })
     throw error
   }
   return json(200, { ok: true })

@@ -8,6 +8,7 @@ import { requestWithParsedBody, type RequestContext } from "../../context"
 import type { AuthResult } from "../../response"
 import type { Account, User } from "../../types"
 import { finishSignIn, runSignInCallback } from "../finish-sign-in"
+import { accountIdentifier, limitIdentifier, resetIdentifier } from "../../rate-limit/enforce"
 
 async function authorize(ctx: RequestContext, provider: CredentialsConfig): Promise<User> {
   const credentials = { ...(ctx.request.body ?? {}) }
@@ -17,7 +18,7 @@ async function authorize(ctx: RequestContext, provider: CredentialsConfig): Prom
     user = await provider.authorize(credentials, request)
   } catch (error) {
     if (error instanceof AuthError) throw error
-    throw new CallbackRouteError(error as Error, { cause: { provider: provider.id } })
+    throw new CallbackRouteError("authorize threw", { cause: { err: error as Error, provider: provider.id } })
   }
   if (!user) throw new CredentialsSignin()
   return user
@@ -55,7 +56,21 @@ async function databaseUser(ctx: RequestContext, user: User): Promise<AdapterUse
  * ```
  */
 export async function credentialsCallback(ctx: RequestContext, provider: CredentialsConfig): Promise<AuthResult> {
+  // `credentials-account`: every attempt is counted before `authorize` (atomically, so parallel guesses cannot slip
+  // through) and a success resets the count; so it counts failures, and the 11th attempt after 10 is refused unseen.
+  // Its long counter caps consecutive failures at 100 per 24 h (E.2 rule 2).
+  const identifier = accountIdentifier(ctx.request.body)
+  if (identifier !== undefined) {
+    const verdict =
+      (await limitIdentifier(ctx, "credentials-account", identifier)) ??
+      (await limitIdentifier(ctx, "credentials-account", identifier, "long"))
+    if (verdict) throw ctx.config.rateLimit.refuse(verdict)
+  }
   const authorized = await authorize(ctx, provider)
+  if (identifier !== undefined) {
+    await resetIdentifier(ctx, "credentials-account", identifier)
+    await resetIdentifier(ctx, "credentials-account", identifier, "long")
+  }
   let user: User = { ...authorized, id: authorized.id ? String(authorized.id) : randomUUID() }
   const account: Account = { providerAccountId: String(user.id), type: "credentials", provider: provider.id }
   const redirect = await runSignInCallback(ctx, { user, account, credentials: ctx.request.body ?? {} })

@@ -1,11 +1,11 @@
-/** Account linking for OAuth sign-ins with an adapter (reference-behavior 6.4, without its createUser quirk). */
+/** Account linking for OAuth sign-ins with an adapter (Auth.js's linking rules, without its createUser quirk). */
 import type { Adapter, AdapterAccount, AdapterUser } from "../../../adapters/types"
 import { store } from "../../config/stores"
 import type { OAuthUserStore } from "../../config/types"
 import { MissingAdapterMethods, OAuthAccountNotLinked } from "../../../errors"
 import type { ResolvedOAuthProvider } from "../../../oauth"
 import { sessionContext, type RequestContext } from "../../context"
-import { readSessionCookie } from "../../cookies/session-store"
+import { readSessionCookie } from "../../../cookie-header"
 import { currentDatabaseUser } from "../../session/database"
 import type { Account, Profile, User } from "../../types"
 

@@ -1,5 +1,11 @@
 /** GET (or form_post POST) /callback/:oauthProvider: finish the OAuth flow, link the account, issue the session. */
-import { AuthError, CallbackRouteError, OAuthCallbackError, OAuthProfileParseError } from "../../../errors"
+import {
+  AdapterError,
+  AuthError,
+  CallbackRouteError,
+  OAuthCallbackError,
+  OAuthProfileParseError,
+} from "../../../errors"
 import { finishOAuthSignIn, type ResolvedOAuthProvider } from "../../../oauth"
 import { oauthFlowContext, type RequestContext } from "../../context"
 import type { AuthResult } from "../../response"
@@ -9,8 +15,22 @@ import type { AccountTokenPatch, AdapterAccount } from "../../../adapters/types"
 import { accountPointerKey, tokenAtRest } from "../../session/tokens"
 import type { Account } from "../../types"
 
+/** Pauses before each further lookup: an adapter without transactions links the winner's account just after its user. */
+const CONFLICT_RETRY_DELAYS = [0, 25, 100]
+
+/** The winner's user once its account row is visible, or null after the last try. */
+async function lookupAfterConflict<T>(lookup: () => T | null | PromiseLike<T | null>): Promise<T | null> {
+  for (const delay of CONFLICT_RETRY_DELAYS) {
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay).unref())
+    const found = await lookup()
+    if (found) return found
+  }
+  return null
+}
+
 /**
- * Completes an OAuth/OIDC sign-in.
+ * Completes an OAuth/OIDC sign-in. A first sign-in that loses a race with a concurrent one for the same account (an
+ * `adapter_conflict` from the write) looks the account up again and signs in as the winner's user.
  *
  * @example
  * ```ts
@@ -34,7 +54,7 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
       throw new OAuthCallbackError("The provider's profile could not be read", { cause: { provider: provider.id } })
     }
     if (error instanceof AuthError) throw error
-    throw new CallbackRouteError(error as Error, { cause: { provider: provider.id } })
+    throw new CallbackRouteError("The OAuth callback failed", { cause: { err: error as Error, provider: provider.id } })
   }
   if (result.kind === "proxy") return { redirect: result.redirect }
   const { user: userFromProvider, account, profile, idp } = result
@@ -46,21 +66,31 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
     return finishSignIn(ctx, { user: userFromProvider, account, profile, idp })
   }
 
-  const userByAccount = await adapter.getUserByAccount({
-    provider: account.provider,
-    providerAccountId: account.providerAccountId,
-  })
+  const accountKey = { provider: account.provider, providerAccountId: account.providerAccountId }
+  const userByAccount = await adapter.getUserByAccount(accountKey)
   const redirect = await runSignInCallback(ctx, { user: userByAccount ?? userFromProvider, account, profile })
   if (redirect) return { redirect }
-  // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns (next-wave D.1).
+  // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns.
   const stored = await accountAtRest(ctx, account)
-  const { user, isNewUser } = await linkOrRegister(ctx, provider, {
-    userFromProvider,
-    userByAccount,
-    account: stored,
-    profile,
-  })
-  if (provider.refresh) await keepRefreshTokens(ctx, provider, user.id, stored, userByAccount !== null)
+  let byAccount = userByAccount
+  let linked
+  try {
+    linked = await linkOrRegister(ctx, provider, { userFromProvider, userByAccount, account: stored, profile })
+  } catch (error) {
+    if (!(error instanceof AdapterError && error.code === "adapter_conflict")) throw error
+    // A concurrent first sign-in with the same account (or email) stored its rows between our lookup and our write:
+    // decide again, once, with what is stored now (the winner's user, or the email rule of linkOrRegister).
+    ctx.logger.debug("oauth sign-in: write conflict, looking the account up again", { provider: provider.id })
+    byAccount = await lookupAfterConflict(() => adapter.getUserByAccount(accountKey))
+    linked = await linkOrRegister(ctx, provider, {
+      userFromProvider,
+      userByAccount: byAccount,
+      account: stored,
+      profile,
+    })
+  }
+  const { user, isNewUser } = linked
+  if (provider.refresh) await keepRefreshTokens(ctx, provider, user.id, stored, byAccount !== null)
   return finishSignIn(ctx, { user, account, profile, isNewUser, idp })
 }
 
