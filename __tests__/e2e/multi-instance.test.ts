@@ -2,7 +2,9 @@
 // (fixtures/multi-instance/app.ts) behind a round-robin proxy, sharing PostgreSQL in one run and Redis in the other.
 // A session begun on one instance is read on another and ended on a third; "sign out other devices" and "sign out
 // everywhere" end sessions on all three (database rows, and for JWT sessions the shared store's watermark); a magic
-// link works once across all three. Requests go through the proxy, pinned to one instance where the step needs it.
+// link works once across all three; rate limits count across all three (`rateLimit.store: "adapter"`). Also: the
+// session cache's cross-instance window, and AUTH_SECRET rotation one rollout at a time. Requests go through the
+// proxy, pinned to one instance where the step needs it.
 import { fork, type ChildProcess } from "node:child_process"
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -507,6 +509,78 @@ for (const backend of backends) {
       // The row is gone, but instances 1 and 2 still answer from their cache (ttl 300 s).
       expect(await emailOn(1)).toBe(`${username}@instances.test`)
       expect(await emailOn(2)).toBe(`${username}@instances.test`)
+    })
+
+    describe('rate limits (rateLimit.store: "adapter")', () => {
+      it("count across the three instances: the 11th credentials POST from one client is limited", async () => {
+        const browser = new Browser(proxy, clientIp())
+        const csrfToken = await browser.csrf("/auth", 1)
+        const answers: Answer[] = []
+        for (let i = 0; i < 11; i++) {
+          const instance = (i % 3) + 1
+          answers.push(
+            await browser.go("/auth/callback/credentials", {
+              instance,
+              // A client's own X-Forwarded-For entry changes nothing: the proxy's hop is the one trusted.
+              headers: { "x-forwarded-for": `198.51.100.${i}` },
+              form: {
+                csrfToken,
+                username: `counted-${i}-${randomSuffix()}`,
+                password: MULTI_INSTANCE_PASSWORD,
+                callbackUrl: "/welcome",
+              },
+            }),
+          )
+        }
+        // Each instance saw at most four of them: only a shared count reaches 11.
+        expect(answers.map((a) => a.instance)).toEqual(["1", "2", "3", "1", "2", "3", "1", "2", "3", "1", "2"])
+        for (const answer of answers.slice(0, 10)) {
+          expect(answer.status).toBe(302)
+          expect(answer.location).toBe(`${proxy.origin}/welcome`)
+        }
+        const limited = answers[10]!
+        expect(limited.status).toBe(302)
+        const location = new URL(limited.location!)
+        expect(`${location.origin}${location.pathname}`).toBe(`${proxy.origin}/auth/signin`)
+        expect(location.searchParams.get("error")).toBe("RateLimited")
+        const retryAfter = Number(limited.headers.get("retry-after"))
+        expect(retryAfter).toBeGreaterThan(0)
+        expect(retryAfter).toBeLessThanOrEqual(60)
+        expect(location.searchParams.get("retry")).toBe(String(retryAfter))
+        expect(setCookieFor(limited, "authjs.session-token")).toBeUndefined()
+
+        // Another client, on the same instance, is not limited.
+        const other = new Browser(proxy, clientIp())
+        const otherToken = await other.csrf("/auth", 2)
+        const allowed = await other.go("/auth/callback/credentials", {
+          instance: 2,
+          form: { csrfToken: otherToken, username: `other-${randomSuffix()}`, password: MULTI_INSTANCE_PASSWORD },
+        })
+        expect(allowed.status).toBe(302)
+        expect(new URL(allowed.location!).searchParams.get("error")).toBeNull()
+        expect(other.cookies["authjs.session-token"]).toBeTruthy()
+      })
+
+      it("count emails to one address across the three instances: the 4th request sends nothing", async () => {
+        const email = `ida-${randomSuffix()}@instances.test`
+        smtp.clear()
+        const answers: Answer[] = []
+        for (const instance of [1, 2, 3, 1]) {
+          const browser = new Browser(proxy, clientIp())
+          const csrfToken = await browser.csrf("/auth", instance)
+          answers.push(await browser.go("/auth/signin/nodemailer", { instance, form: { csrfToken, email } }))
+        }
+        for (const answer of answers.slice(0, 3)) {
+          expect(answer.location).toBe(`${proxy.origin}/auth/verify-request?provider=nodemailer&type=email`)
+        }
+        const limited = new URL(answers[3]!.location!)
+        expect(`${limited.origin}${limited.pathname}`).toBe(`${proxy.origin}/auth/signin`)
+        expect(limited.searchParams.get("error")).toBe("RateLimited")
+        const received = []
+        for (let i = 0; i < 3; i++) received.push(await smtp.nextMessage())
+        expect(received.map((m) => m.envelope.rcptTo)).toEqual([[email], [email], [email]])
+        expect(smtp.messages).toHaveLength(3)
+      })
     })
 
     describe("magic links", () => {
