@@ -11,7 +11,7 @@
 import { decode, encode } from "../jwt"
 
 /** What a sealed value is for. */
-export type CheckPurpose = "state" | "pkce" | "nonce" | "webauthnChallenge" | "signoutState"
+export type CheckPurpose = "state" | "pkce" | "nonce" | "webauthnChallenge" | "signoutState" | "verifyAddress"
 
 /** What the JWE holds. `expiresAt` is epoch milliseconds, checked exactly (the JWE's `exp` allows clock skew). */
 export interface SealedCheck<T> {

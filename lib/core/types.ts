@@ -66,6 +66,8 @@ export interface CookiesOptions {
   state: CookieOption
   nonce: CookieOption
   webauthnChallenge: CookieOption
+  /** Gatehouse only: the sealed, masked address shown on the verify-request page (10 minutes). */
+  verifyAddress: CookieOption
 }
 
 /** A partial cookie override: any name or single option. */

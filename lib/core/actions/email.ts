@@ -13,6 +13,7 @@ import type { AuthResult } from "../response"
 import type { Account } from "../types"
 import { finishSignIn, runSignInCallback } from "./finish-sign-in"
 import { limitIdentifier } from "../rate-limit/enforce"
+import { checkSealer } from "../checks"
 
 /** The stored form of a mailed token: the Auth.js keyed hash (`sha256(token + secret)`). */
 const hashToken = keyedHash
@@ -38,6 +39,55 @@ function normalize(provider: EmailConfig, input: unknown): string {
   }
 }
 
+/**
+ * An address as the verify-request page may show it: the first character of the local part, an ellipsis, the domain.
+ *
+ * @example
+ * ```ts
+ * maskAddress("ada@example.com") // "a…@example.com"
+ * ```
+ */
+export function maskAddress(email: string): string {
+  const at = email.lastIndexOf("@")
+  if (at <= 0) return "…"
+  return `${Array.from(email.slice(0, at))[0]}…${email.slice(at)}`
+}
+
+/**
+ * Redirects to verify-request and hands the page the masked address in a sealed, short-lived cookie (the page's URL
+ * stays Auth.js's `?provider=…&type=email`). Every outcome that answers "check your email" goes through here, so a
+ * throttled, unknown or known address answer alike.
+ */
+async function toVerifyRequest(ctx: RequestContext, provider: EmailConfig, email: string): Promise<AuthResult> {
+  const { name, options } = ctx.cookies.verifyAddress
+  const maxAge = options.maxAge ?? 600
+  const sealed = await checkSealer(ctx.config.secret).seal(
+    { purpose: "verifyAddress", provider: provider.id, salt: name, maxAge },
+    maskAddress(email),
+  )
+  ctx.jar.set(name, sealed, { ...options, maxAge })
+  return {
+    redirect: `${actionUrl(ctx, "verify-request")}?${new URLSearchParams({ provider: provider.id, type: "email" })}`,
+  }
+}
+
+/**
+ * The masked address sealed by the email action for `providerId`, if this browser has a valid one.
+ *
+ * @example
+ * ```ts
+ * const shown = await sentToAddress(ctx, "nodemailer") // "a…@example.com" or undefined
+ * ```
+ */
+export async function sentToAddress(ctx: RequestContext, providerId: string): Promise<string | undefined> {
+  const { name } = ctx.cookies.verifyAddress
+  const opened = await checkSealer(ctx.config.secret).open<unknown>(
+    { purpose: "verifyAddress", provider: providerId, salt: name },
+    ctx.request.cookies[name],
+  )
+  return opened.ok && typeof opened.value === "string" && opened.value.length <= 320 ? opened.value : undefined
+}
+
 function account(provider: EmailConfig, email: string, userId: string): Account {
   return { providerAccountId: email, userId, type: "email", provider: provider.id }
 }
@@ -55,8 +105,6 @@ function account(provider: EmailConfig, email: string, userId: string): Account 
 export async function sendVerificationEmail(ctx: RequestContext, provider: EmailConfig): Promise<AuthResult> {
   const adapter = store(ctx.config, "email")
   const email = normalize(provider, ctx.request.body?.email)
-  const verifyRequest = `${actionUrl(ctx, "verify-request")}?${new URLSearchParams({ provider: provider.id, type: "email" })}`
-
   // EM-13 / `email-send-address`: at most 3 emails per address per 10 minutes, counted before the address is looked
   // up, so a known and an unknown address count and answer alike. With the limiter off this still runs, silently (the
   // usual answer, no email); with it on, the refusal is `RateLimited`.
@@ -66,7 +114,7 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
     ctx.logger.error(
       new EmailSignInError("Too many sign-in emails for one address", { cause: { provider: provider.id } }),
     )
-    return { redirect: verifyRequest }
+    return toVerifyRequest(ctx, provider, email)
   }
 
   const user = (await adapter.getUserByEmail(email)) ?? { id: randomUUID(), email, emailVerified: null }
@@ -113,7 +161,7 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
       cause: { err: error as Error, provider: provider.id },
     })
   }
-  return { redirect: verifyRequest }
+  return toVerifyRequest(ctx, provider, email)
 }
 
 /**

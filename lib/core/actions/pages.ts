@@ -14,6 +14,7 @@ import type { AuthResult } from "../response"
 import { readSessionCookie } from "../../cookie-header"
 import { randomBytes } from "node:crypto"
 import { withScriptNonce } from "../pages/csp"
+import { sentToAddress } from "./email"
 
 function page(rendered: RenderedPage): AuthResult {
   return { status: rendered.status, headers: { ...pageHeaders }, body: rendered.html }
@@ -150,12 +151,13 @@ export function errorPage(ctx: RequestContext): AuthResult {
  * verifyRequestPage(ctx)
  * ```
  */
-export function verifyRequestPage(ctx: RequestContext): AuthResult {
+export async function verifyRequestPage(ctx: RequestContext): Promise<AuthResult> {
   const custom = ctx.config.pages.verifyRequest
   if (custom) return { redirect: `${custom}${ctx.request.url.search}` }
   // The provider named in the query (as the email action redirects) tells how long its links live.
   const id = ctx.request.query.provider
   const provider = typeof id === "string" ? ctx.config.providerById.get(id) : undefined
   const maxAge = provider?.type === "email" ? (provider.maxAge ?? 10 * 60) : undefined
-  return page(renderVerifyRequestPage({ origin: ctx.origin, theme: ctx.config.theme, maxAge }))
+  const address = provider?.type === "email" ? await sentToAddress(ctx, provider.id) : undefined
+  return page(renderVerifyRequestPage({ origin: ctx.origin, theme: ctx.config.theme, maxAge, address }))
 }

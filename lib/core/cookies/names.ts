@@ -9,10 +9,15 @@ const baseNames: Record<keyof CookiesOptions, string> = {
   state: "authjs.state",
   nonce: "authjs.nonce",
   webauthnChallenge: "authjs.challenge",
+  // Gatehouse only: the masked address the verify-request page shows (first-hour review row 18).
+  verifyAddress: "gatehouse.verify-address",
 }
 
 /** Seconds a state, PKCE or WebAuthn challenge cookie lives. */
 export const CHECK_COOKIE_MAX_AGE = 900
+
+/** Seconds the verify-request page can show the masked address after an email sign-in request. */
+export const VERIFY_ADDRESS_MAX_AGE = 600
 
 /**
  * The default cookies for a request: `__Secure-` names (and `__Host-` for CSRF) when `secure`.
@@ -37,6 +42,7 @@ export function defaultCookies(secure: boolean): CookiesOptions {
     state: make("state", { maxAge: CHECK_COOKIE_MAX_AGE }),
     nonce: make("nonce"),
     webauthnChallenge: make("webauthnChallenge", { maxAge: CHECK_COOKIE_MAX_AGE }),
+    verifyAddress: make("verifyAddress", { maxAge: VERIFY_ADDRESS_MAX_AGE }),
   }
 }
 

@@ -30,7 +30,13 @@ export function lifetimeInWords(seconds: number): string {
  * const { html } = renderVerifyRequestPage({ origin: "https://app.example", theme: {}, maxAge: 600 })
  * ```
  */
-export function renderVerifyRequestPage(p: { origin: string; theme: Theme; maxAge?: number }): RenderedPage {
+export function renderVerifyRequestPage(p: {
+  origin: string
+  theme: Theme
+  maxAge?: number | undefined
+  /** The masked address the link went to (`a…@example.com`), when the browser that asked for it is known. */
+  address?: string | undefined
+}): RenderedPage {
   const lifetime =
     p.maxAge !== undefined && Number.isFinite(p.maxAge) && p.maxAge > 0
       ? `<p>The link is valid for ${escapeHtml(lifetimeInWords(p.maxAge))} and works once.</p>`
@@ -38,7 +44,9 @@ export function renderVerifyRequestPage(p: { origin: string; theme: Theme; maxAg
   const content =
     '<main class="card verify-request">' +
     "<h1>Check your email</h1>" +
-    "<p>A sign in link has been sent to your email address.</p>" +
+    (p.address
+      ? `<p>A sign in link has been sent to <strong class="address">${escapeHtml(p.address)}</strong>.</p>`
+      : "<p>A sign in link has been sent to your email address.</p>") +
     lifetime +
     `<p class="back">${siteLink(p.origin, "Back to ")}</p>` +
     "</main>"
