@@ -11,7 +11,8 @@
 import { decode, encode } from "../jwt"
 
 /** What a sealed value is for. */
-export type CheckPurpose = "state" | "pkce" | "nonce" | "webauthnChallenge" | "signoutState" | "verifyAddress"
+export type CheckPurpose =
+  "state" | "pkce" | "nonce" | "webauthnChallenge" | "signoutState" | "verifyAddress" | "credentialsRefill"
 
 /** What the JWE holds. `expiresAt` is epoch milliseconds, checked exactly (the JWE's `exp` allows clock skew). */
 export interface SealedCheck<T> {

@@ -68,6 +68,8 @@ export interface CookiesOptions {
   webauthnChallenge: CookieOption
   /** Gatehouse only: the sealed, masked address shown on the verify-request page (10 minutes). */
   verifyAddress: CookieOption
+  /** Gatehouse only: the sealed non-password fields of a rejected credentials form, refilled once (5 minutes). */
+  credentialsRefill: CookieOption
 }
 
 /** A partial cookie override: any name or single option. */

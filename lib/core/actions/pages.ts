@@ -15,6 +15,7 @@ import { readSessionCookie } from "../../cookie-header"
 import { randomBytes } from "node:crypto"
 import { withScriptNonce } from "../pages/csp"
 import { sentToAddress } from "./email"
+import { refilledFields } from "./callback/credentials"
 
 function page(rendered: RenderedPage): AuthResult {
   return { status: rendered.status, headers: { ...pageHeaders }, body: rendered.html }
@@ -55,7 +56,7 @@ function pageProvider(ctx: RequestContext, p: InternalProvider): PageProvider {
  * signInPage(ctx)
  * ```
  */
-export function signInPage(ctx: RequestContext): AuthResult {
+export async function signInPage(ctx: RequestContext): Promise<AuthResult> {
   const custom = ctx.config.pages.signIn
   if (custom) {
     const query = { callbackUrl: ctx.callbackUrl, error: ctx.request.error, retry: ctx.request.query.retry }
@@ -66,7 +67,16 @@ export function signInPage(ctx: RequestContext): AuthResult {
   const result = page(
     renderSignInPage({
       nonce,
-      providers: ctx.config.providers.map((p) => pageProvider(ctx, p)),
+      providers: await Promise.all(
+        ctx.config.providers.map(async (p) => {
+          const shown = pageProvider(ctx, p)
+          // After a rejected credentials sign-in, the form comes back with what was typed (never the password).
+          if (p.type === "credentials" && ctx.request.error === "CredentialsSignin") {
+            shown.values = await refilledFields(ctx, p)
+          }
+          return shown
+        }),
+      ),
       csrfToken: ctx.csrfToken,
       callbackUrl: ctx.callbackUrl,
       email: ctx.request.query.email,

@@ -23,9 +23,17 @@ function isDeletion(cookie: OutgoingCookie): boolean {
  */
 export class CookieJar {
   readonly #cookies = new Map<string, OutgoingCookie>()
+  readonly #keptOnError = new Set<string>()
 
   set(name: string, value: string, options: SerializeOptions): void {
     this.#cookies.set(name, { name, value, options })
+    this.#keptOnError.delete(name)
+  }
+
+  /** Like {@link set}, but the cookie survives {@link discardSets}: for what an error answer itself must carry. */
+  setKeptOnError(name: string, value: string, options: SerializeOptions): void {
+    this.set(name, value, options)
+    this.#keptOnError.add(name)
   }
 
   /** Queues a deletion: same name and options, empty value, `Max-Age=0`. */
@@ -44,7 +52,7 @@ export class CookieJar {
    */
   discardSets(): void {
     for (const [name, cookie] of this.#cookies) {
-      if (!isDeletion(cookie)) this.#cookies.delete(name)
+      if (!isDeletion(cookie) && !this.#keptOnError.has(name)) this.#cookies.delete(name)
     }
   }
 

@@ -11,6 +11,8 @@ const baseNames: Record<keyof CookiesOptions, string> = {
   webauthnChallenge: "authjs.challenge",
   // Gatehouse only: the masked address the verify-request page shows (first-hour review row 18).
   verifyAddress: "gatehouse.verify-address",
+  // Gatehouse only: the non-secret fields of a rejected credentials form, refilled once (first-hour review row 28).
+  credentialsRefill: "gatehouse.credentials-refill",
 }
 
 /** Seconds a state, PKCE or WebAuthn challenge cookie lives. */
@@ -18,6 +20,9 @@ export const CHECK_COOKIE_MAX_AGE = 900
 
 /** Seconds the verify-request page can show the masked address after an email sign-in request. */
 export const VERIFY_ADDRESS_MAX_AGE = 600
+
+/** Seconds the sign-in page can refill a rejected credentials form. */
+export const CREDENTIALS_REFILL_MAX_AGE = 300
 
 /**
  * The default cookies for a request: `__Secure-` names (and `__Host-` for CSRF) when `secure`.
@@ -43,6 +48,7 @@ export function defaultCookies(secure: boolean): CookiesOptions {
     nonce: make("nonce"),
     webauthnChallenge: make("webauthnChallenge", { maxAge: CHECK_COOKIE_MAX_AGE }),
     verifyAddress: make("verifyAddress", { maxAge: VERIFY_ADDRESS_MAX_AGE }),
+    credentialsRefill: make("credentialsRefill", { maxAge: CREDENTIALS_REFILL_MAX_AGE }),
   }
 }
 

@@ -108,9 +108,11 @@ function credentialsForm(provider: PageProvider, csrfToken: string): string {
     const id = `input-${key}-for-${provider.id}-provider`
     const label = typeof input.label === "string" && input.label !== "" ? input.label : key
     const type = typeof input.type === "string" && input.type !== "" ? input.type : "text"
+    const refill = type.toLowerCase() !== "password" ? provider.values?.[key] : undefined
     fields +=
       `<label class="field-label" for="${escapeHtml(id)}">${escapeHtml(label)}</label>` +
       `<input class="field" name="${escapeHtml(key)}" id="${escapeHtml(id)}" type="${escapeHtml(type)}"` +
+      (refill !== undefined ? ` value="${escapeHtml(refill)}"` : "") +
       // Every field is required unless the provider says `required: false`: an empty form never round-trips.
       `${credentialAttributes(input)}${"required" in input ? "" : " required"}>`
   }

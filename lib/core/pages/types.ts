@@ -13,6 +13,8 @@ export interface PageProvider {
   style?: ProviderStyle
   /** Credentials providers: one input per key. */
   credentials?: Record<string, CredentialInput>
+  /** Credentials providers: values to refill after a rejected sign-in (never a password field). */
+  values?: Record<string, string>
   /** WebAuthn providers: the inputs of the form (`email` with `autocomplete: "username webauthn"`). */
   formFields?: Record<string, CredentialInput>
   /** WebAuthn providers: `<origin><basePath>/webauthn-options/<id>`. */

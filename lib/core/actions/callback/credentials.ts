@@ -9,6 +9,68 @@ import type { AuthResult } from "../../response"
 import type { Account, User } from "../../types"
 import { finishSignIn, runSignInCallback } from "../finish-sign-in"
 import { accountIdentifier, limitIdentifier, resetIdentifier } from "../../rate-limit/enforce"
+import { checkSealer } from "../../checks"
+
+/** The sealer binding of the refill cookie: one per provider. */
+const refillBinding = (ctx: RequestContext, provider: string) => ({
+  purpose: "credentialsRefill" as const,
+  provider,
+  salt: ctx.cookies.credentialsRefill.name,
+})
+
+/** The most characters a refilled value keeps; longer values are not refilled. */
+const REFILL_MAX_LENGTH = 256
+
+/**
+ * The fields of `provider`'s form a rejected sign-in may hand back: declared, not `type: "password"` (nor hidden), a
+ * string of at most {@link REFILL_MAX_LENGTH} characters. A password is never kept.
+ */
+function refillable(provider: Pick<CredentialsConfig, "credentials">, body: Record<string, unknown>) {
+  const kept: Record<string, string> = {}
+  for (const [key, input] of Object.entries(provider.credentials ?? {})) {
+    const type = typeof input.type === "string" ? input.type.toLowerCase() : "text"
+    const value = body[key]
+    if (type === "password" || type === "hidden") continue
+    if (typeof value === "string" && value !== "" && value.length <= REFILL_MAX_LENGTH) kept[key] = value
+  }
+  return kept
+}
+
+/**
+ * After a rejected credentials sign-in: seal the form's non-password fields into a 5-minute cookie the built-in
+ * sign-in page reads once, so the user retypes only the password. The cookie is kept on the error answer.
+ */
+async function rememberRejectedFields(ctx: RequestContext, provider: CredentialsConfig): Promise<void> {
+  const fields = refillable(provider, ctx.request.body ?? {})
+  if (Object.keys(fields).length === 0) return
+  const { name, options } = ctx.cookies.credentialsRefill
+  const maxAge = options.maxAge ?? 300
+  const sealed = await checkSealer(ctx.config.secret).seal({ ...refillBinding(ctx, provider.id), maxAge }, fields)
+  ctx.jar.setKeptOnError(name, sealed, { ...options, maxAge })
+}
+
+/**
+ * The fields a rejected sign-in with `provider` left for this browser (see {@link rememberRejectedFields}), and the
+ * cookie's deletion queued: a refill happens once.
+ *
+ * @example
+ * ```ts
+ * const values = await refilledFields(ctx, provider) // { username: "ada" } or {}
+ * ```
+ */
+export async function refilledFields(
+  ctx: RequestContext,
+  provider: Pick<CredentialsConfig, "id" | "credentials">,
+): Promise<Record<string, string>> {
+  const { name, options } = ctx.cookies.credentialsRefill
+  const token = ctx.request.cookies[name]
+  if (token === undefined) return {}
+  const opened = await checkSealer(ctx.config.secret).open<unknown>(refillBinding(ctx, provider.id), token)
+  if (!opened.ok || typeof opened.value !== "object" || opened.value === null) return {}
+  ctx.jar.delete(name, options)
+  // Re-filter on the way out: only fields the provider still declares as refillable come back.
+  return refillable(provider, opened.value as Record<string, unknown>)
+}
 
 async function authorize(ctx: RequestContext, provider: CredentialsConfig): Promise<User> {
   const credentials = { ...(ctx.request.body ?? {}) }
@@ -66,7 +128,13 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
       (await limitIdentifier(ctx, "credentials-account", identifier, "long"))
     if (verdict) throw ctx.config.rateLimit.refuse(verdict)
   }
-  const authorized = await authorize(ctx, provider)
+  let authorized: User
+  try {
+    authorized = await authorize(ctx, provider)
+  } catch (error) {
+    if (error instanceof CredentialsSignin) await rememberRejectedFields(ctx, provider)
+    throw error
+  }
   if (identifier !== undefined) {
     await resetIdentifier(ctx, "credentials-account", identifier)
     await resetIdentifier(ctx, "credentials-account", identifier, "long")
