@@ -173,6 +173,7 @@ export function sessionContext(ctx: RequestContext): SessionContext {
     jar: ctx.jar,
     sessionCache: ctx.sessionCache,
     userAgent: ctx.request.headers.get("user-agent"),
+    clientIp: () => (ctx.clientIp !== undefined ? ctx.clientIp : (ctx.config.rateLimit.ip?.(ctx.webRequest) ?? null)),
   }
 }
 

@@ -30,6 +30,12 @@ export interface SessionOptions {
    */
   refresh?: { signOutOnError?: boolean }
   /**
+   * Database sessions with session management: record the client IP on each new session, shown by `listSessions`.
+   * `false` (default) stores none; `true` the address; `"truncate"` only its network (IPv4 /24, IPv6 /64). The IP is
+   * Express's `req.ip` (so `trust proxy` decides) or, in the Fetch flavour, `rateLimit.ip(request)`.
+   */
+  storeIp?: boolean | "truncate"
+  /**
    * Database sessions only: keep each session read from the adapter in this process for `ttl` seconds (at most 300),
    * at most `max` of them (default 1000). Off by default. A sign-out or revocation made through this process takes
    * effect at once; one made by another process, or directly in the database, after at most `ttl` seconds.

@@ -122,6 +122,11 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   })
 
   const sessionMaxAge = config.session?.maxAge ?? THIRTY_DAYS
+  const storeIpOption = (value: unknown): boolean | "truncate" => {
+    if (value === undefined || value === false) return false
+    if (value === true || value === "truncate") return value
+    throw new InvalidConfig('session.storeIp must be true, false or "truncate"')
+  }
   const session: SessionOptions = Object.freeze({
     strategy,
     maxAge: sessionMaxAge,
@@ -129,6 +134,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     freshAge: config.session?.freshAge ?? 900,
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomBytes(32).toString("hex")),
     refresh: Object.freeze({ signOutOnError: config.session?.refresh?.signOutOnError === true }),
+    storeIp: storeIpOption(config.session?.storeIp),
     ...(sessionCache ? { cache: sessionCache } : {}),
   })
   const jwt: JWTOptions = Object.freeze({

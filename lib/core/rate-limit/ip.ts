@@ -19,6 +19,31 @@ function ipv6Groups(address: string): number[] | null {
 }
 
 /**
+ * The client IP as `session.storeIp` records it: `true` keeps the address (an IPv4-mapped IPv6 address as IPv4),
+ * `"truncate"` only its network (IPv4 `a.b.c.0/24`, IPv6 its /64). Anything that is not an IP address: `null`.
+ *
+ * @example
+ * ```ts
+ * storedClientIp("192.0.2.77", "truncate") // "192.0.2.0/24"
+ * storedClientIp("2001:db8:1:2::ffff", "truncate") // "2001:db8:1:2:0:0:0:0/64"
+ * ```
+ */
+export function storedClientIp(ip: string | null | undefined, mode: true | "truncate"): string | null {
+  if (typeof ip !== "string") return null
+  const address = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "")
+  if (!isIPv4(address) && !isIPv6(address)) return null
+  const v4 = isIPv4(address) ? address : clientIpSubject(address, 128)
+  if (v4 !== null && isIPv4(v4)) {
+    return mode === "truncate" ? `${v4.split(".").slice(0, 3).join(".")}.0/24` : v4
+  }
+  return mode === "truncate" ? clientIpSubject(address, 64) : address
+}
+
+/**
  * The subject a client IP counts under: an IPv4 address as is; an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) as
  * its IPv4 address; any other IPv6 address as its first `ipv6Subnet` bits (`2001:db8:1:2::/64`), since one client
  * commonly holds a whole /64. Anything else (a custom `ip()` returning a non-address) is used trimmed and lowercased.

@@ -1,4 +1,5 @@
 /** The one way a session is issued, used by every sign-in flow (credentials, OAuth, email, WebAuthn). */
+import { storedClientIp } from "../rate-limit/ip"
 import type { AdapterUser } from "../../adapters/types"
 import { clearSessionCookie } from "../cookies/session-store"
 import { readSessionCookie } from "../../cookie-header"
@@ -34,6 +35,12 @@ export interface IssueSessionParams {
  * await issueSession(ctx, { user, account, trigger: "signIn" })
  * ```
  */
+/** The `ip` column of a new session under `session.storeIp`: nothing when the request has no usable address. */
+function ipColumn(raw: string | null | undefined, mode: true | "truncate"): { ip?: string } {
+  const ip = storedClientIp(raw, mode)
+  return ip ? { ip } : {}
+}
+
 export async function issueSession(ctx: SessionContext, params: IssueSessionParams): Promise<void> {
   const { config, cookies } = ctx
   const { user, account, profile, isNewUser, trigger, idp, tokens } = params
@@ -78,6 +85,7 @@ export async function issueSession(ctx: SessionContext, params: IssueSessionPara
       expires: new Date(now.valueOf() + config.session.maxAge * 1000),
       ...(managed ? { createdAt: now, lastActiveAt: now } : {}),
       ...(managed && ctx.userAgent ? { userAgent: ctx.userAgent.slice(0, 256) } : {}),
+      ...(managed && config.session.storeIp ? ipColumn(ctx.clientIp?.(), config.session.storeIp) : {}),
       ...(idp ? { provider: idp.p, idpSid: idp.sid ?? null, idpSub: idp.sub, authTime: idp.at } : {}),
     })
     writeDatabaseSessionCookie(ctx, token, session.expires)

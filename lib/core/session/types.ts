@@ -13,6 +13,8 @@ export interface SessionContext {
   readonly sessionCache?: SessionCache
   /** The request's `User-Agent`, recorded on new database sessions (first 256 characters). */
   readonly userAgent?: string | null
+  /** The client IP as the framework layer or `rateLimit.ip` gives it (read only when `session.storeIp` is on). */
+  readonly clientIp?: () => string | null
 }
 
 export interface SessionReadOptions {
