@@ -114,7 +114,8 @@ async function main(): Promise<void> {
   process.on("message", (message) => {
     if (message === "rss") {
       globalThis.gc?.()
-      process.send?.({ rss: process.memoryUsage().rss })
+      const { rss, heapUsed, external } = process.memoryUsage()
+      process.send?.({ rss, heapUsed, external })
     } else if (message === "stop") {
       // Requests still in flight (autocannon stops mid-loop) finish before SMTP and the database go away.
       server.close()

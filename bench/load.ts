@@ -194,9 +194,15 @@ function startApp(db: string): Promise<{ child: ChildProcess; port: number }> {
   })
 }
 
-function rssOf(child: ChildProcess): Promise<number> {
+interface Memory {
+  rss: number
+  heapUsed: number
+  external: number
+}
+
+function rssOf(child: ChildProcess): Promise<Memory> {
   return new Promise((resolveRss) => {
-    child.once("message", (message) => resolveRss((message as { rss: number }).rss))
+    child.once("message", (message) => resolveRss(message as Memory))
     child.send("rss")
   })
 }
@@ -210,16 +216,17 @@ async function runDatabase(db: string): Promise<boolean> {
     const warm = await rssOf(child)
     const soak = await drive(port, soakSeconds)
     const after = await rssOf(child)
-    const growth = (after - warm) / warm
+    const growth = (after.rss - warm.rss) / warm.rss
     const errors = main.errors + main.timeouts + main.unexpected + soak.errors + soak.timeouts + soak.unexpected
     const ok = errors === 0 && growth <= MAX_GROWTH
     console.log(
       [
         `${db}: ${connections} connections, ${seconds} s: ${main.requests.toLocaleString("en-US")} requests ` +
           `(${main.rps}/s), errors ${main.errors + main.timeouts + main.unexpected}, p50 ${main.p50} ms, p99 ${main.p99} ms`,
-        `${db}: RSS warm ${mb(warm)}, after a further ${soakSeconds} s (${soak.requests.toLocaleString("en-US")} ` +
-          `requests, errors ${soak.errors + soak.timeouts + soak.unexpected}): ${mb(after)} ` +
-          `(${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%)`,
+        `${db}: RSS warm ${mb(warm.rss)}, after a further ${soakSeconds} s (${soak.requests.toLocaleString("en-US")} ` +
+          `requests, errors ${soak.errors + soak.timeouts + soak.unexpected}): ${mb(after.rss)} ` +
+          `(${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%); JS heap ${mb(warm.heapUsed)} -> ${mb(after.heapUsed)}, ` +
+          `external ${mb(warm.external)} -> ${mb(after.external)}`,
         `${db}: socket errors ${main.errors + soak.errors}, client timeouts (10 s) ${main.timeouts + soak.timeouts}, ` +
           `unexpected answers by step ${JSON.stringify(main.steps)} then ${JSON.stringify(soak.steps)}`,
         `${db}: ${ok ? "PASS" : "FAIL"} (errors must be 0, RSS growth within ${MAX_GROWTH * 100}%)`,
