@@ -1,20 +1,16 @@
 // next-wave E.1.2 `session.storeIp`: a new database session records the client IP (off by default; the address, or
 // only its network with "truncate"), taken from Express's req.ip so `trust proxy` decides; listSessions shows it.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import Database from "better-sqlite3"
 import express from "express"
 import request from "supertest"
 import { Gatehouse } from "../../lib"
 import { MemoryAdapter } from "../../lib/adapters/memory"
-import { SQLiteAdapter } from "../../lib/adapters/sqlite"
 import type { Adapter } from "../../lib/adapters/types"
 import { storedClientIp } from "../../lib/core/rate-limit/ip"
 import { InvalidConfig } from "../../lib/errors"
 import Credentials from "../../lib/providers/credentials"
 import { POSTGRES, describeWithService } from "../adapters/services"
 import { postgresAdapterInFreshSchema } from "../fixtures/postgres-adapter"
+import { sqliteAdapterInTempDir } from "../fixtures/sqlite-adapter"
 import { SECRET, cookieHeader, cookieJar } from "./apps"
 
 describe("storedClientIp", () => {
@@ -73,21 +69,7 @@ async function ipsAfterSignIn(app: express.Express, username: string, forwardedF
 
 const subjects: Array<[string, () => Promise<{ adapter: Adapter; teardown(): Promise<void> }>, typeof describe]> = [
   ["memory", async () => ({ adapter: MemoryAdapter(), teardown: async () => undefined }), describe],
-  [
-    "SQLite",
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), "gatehouse-ip-"))
-      const db = new Database(join(dir, "auth.sqlite"))
-      return {
-        adapter: SQLiteAdapter(db),
-        teardown: async () => {
-          db.close()
-          rmSync(dir, { recursive: true, force: true })
-        },
-      }
-    },
-    describe,
-  ],
+  ["SQLite", async () => sqliteAdapterInTempDir("gatehouse-ip"), describe],
   [
     "PostgreSQL",
     async () => postgresAdapterInFreshSchema("gatehouse_ip"),

@@ -1,18 +1,14 @@
 // Session management through Gatehouse(config) (next-wave E9-E13): list, revoke one, the others, all; admin
 // revocation and deleteUser; "sign out everywhere" for JWT sessions through the watermark and the session epoch.
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import Database from "better-sqlite3"
 import express from "express"
 import type { Express, Request, Response } from "express"
 import Redis from "ioredis"
 import { postgresAdapterInFreshSchema } from "../fixtures/postgres-adapter"
+import { sqliteAdapterInTempDir } from "../fixtures/sqlite-adapter"
 import request from "supertest"
 import { Gatehouse, type GatehouseInstance } from "../../lib"
 import { MemoryAdapter } from "../../lib/adapters/memory"
 import { RedisAdapter } from "../../lib/adapters/redis"
-import { SQLiteAdapter } from "../../lib/adapters/sqlite"
 import type { Adapter } from "../../lib/adapters/types"
 import { hashSessionToken } from "../../lib/core/session/token"
 import type { AuthConfig } from "../../lib/core/types"
@@ -38,21 +34,7 @@ function describeWithRedis(title: string, body: () => void): void {
 }
 
 subjects.push(["memory", async () => ({ adapter: MemoryAdapter(), teardown: async () => undefined }), describe])
-subjects.push([
-  "SQLite",
-  async () => {
-    const dir = mkdtempSync(join(tmpdir(), "gatehouse-manage-"))
-    const db = new Database(join(dir, "auth.sqlite"))
-    return {
-      adapter: SQLiteAdapter(db),
-      teardown: async () => {
-        db.close()
-        rmSync(dir, { recursive: true, force: true })
-      },
-    }
-  },
-  describe,
-])
+subjects.push(["SQLite", async () => sqliteAdapterInTempDir("gatehouse-manage"), describe])
 subjects.push(["PostgreSQL", async () => postgresAdapterInFreshSchema("gatehouse_manage"), describeWithPostgres])
 subjects.push([
   "Redis",
