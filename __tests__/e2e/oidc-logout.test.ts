@@ -18,6 +18,7 @@ import {
   postLogoutToken,
   startLogoutApp,
   type LogoutApp,
+  startLogoutOp,
 } from "../fixtures/oidc-logout"
 
 const SECRET = "oidc-logout-secret-0123456789abcdef0123456789abcdef"
@@ -59,25 +60,7 @@ beforeAll(async () => {
   // The app listens first: the OP registers URLs on its origin.
   app = await startLogoutApp()
   APP = app.url
-  op = await startOidcProvider({
-    clientId: "app",
-    redirectUris: [`${APP}/auth/callback/corp`, `${APP}/auth/callback/plain`],
-    clientMetadata: {
-      post_logout_redirect_uris: [`${APP}/auth/signout-callback/corp`],
-      backchannel_logout_uri: `${APP}/auth/backchannel-logout/corp`,
-      backchannel_logout_session_required: true,
-    },
-    extraClients: [
-      {
-        client_id: "rp2",
-        client_secret: "rp2-secret-0123456789abcdef0123456789",
-        redirect_uris: ["http://localhost:1/cb"],
-        post_logout_redirect_uris: ["http://localhost:1/bye"],
-      },
-    ],
-    features: { backchannelLogout: { enabled: true }, rpInitiatedLogout: { enabled: true } },
-  })
-  op.provider.on("backchannel.error", (_ctx: unknown, error: unknown) => backchannelErrors.push(error))
+  op = await startLogoutOp(APP, backchannelErrors)
   bareOp = await startOidcProvider({
     redirectUris: [`${APP}/auth/callback/bare`],
     features: { rpInitiatedLogout: { enabled: false } },
