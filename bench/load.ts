@@ -4,7 +4,9 @@
  * credentials sign-in, GET /auth/session, a protected route, a magic-link request (local SMTP), a sign-out. Loopback
  * only, for `LOAD_SECONDS` (60) seconds; then the app's RSS (after a GC) is read, the same traffic runs for a further
  * `LOAD_SOAK_SECONDS` (600) seconds and the RSS is read again. Reports requests, errors (any unexpected status, socket
- * error or timeout; must be 0), p50/p99 latency and the RSS growth once warm (must be within 10%). Exits 1 otherwise.
+ * error or timeout; must be 0), p50/p99 latency and the RSS growth once warm (must be within 10%), with the RSS read
+ * after every minute of the soak so a plateau and a steady climb look different. Exits 1 otherwise. The app's
+ * database starts with `LOAD_SEED_TOKENS` rows (bench/load-app.ts says why).
  *
  * Short mode: `LOAD_SECONDS=5 LOAD_SOAK_SECONDS=5 npm run load`. `LOAD_DBS=sqlite` runs one database only.
  */
@@ -181,6 +183,24 @@ async function drive(port: number, duration: number): Promise<Phase> {
   }
 }
 
+/** One phase out of consecutive slices: counts add up, latencies are the slices' worst, rates their mean. */
+function combine(slices: Phase[]): Phase {
+  const steps: Record<string, number> = {}
+  for (const slice of slices) for (const [step, n] of Object.entries(slice.steps)) steps[step] = (steps[step] ?? 0) + n
+  const sum = (key: "requests" | "errors" | "timeouts" | "unexpected") => slices.reduce((a, s) => a + s[key], 0)
+  const requests = sum("requests")
+  return {
+    steps,
+    requests,
+    errors: sum("errors"),
+    timeouts: sum("timeouts"),
+    unexpected: sum("unexpected"),
+    p50: Math.max(...slices.map((s) => s.p50)),
+    p99: Math.max(...slices.map((s) => s.p99)),
+    rps: Math.round(slices.reduce((a, s) => a + s.rps, 0) / Math.max(1, slices.length)),
+  }
+}
+
 function startApp(db: string): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(resolve(__dirname, "load-app.ts"), [], {
     env: { ...process.env, LOAD_DB: db },
@@ -214,7 +234,14 @@ async function runDatabase(db: string): Promise<boolean> {
   try {
     const main = await drive(port, seconds)
     const warm = await rssOf(child)
-    const soak = await drive(port, soakSeconds)
+    // The soak in slices of at most a minute, reading the RSS after each.
+    const slices: Phase[] = []
+    const series: number[] = []
+    for (let left = soakSeconds; left > 0; left -= 60) {
+      slices.push(await drive(port, Math.min(60, left)))
+      series.push((await rssOf(child)).rss)
+    }
+    const soak = combine(slices)
     const after = await rssOf(child)
     const growth = (after.rss - warm.rss) / warm.rss
     const errors = main.errors + main.timeouts + main.unexpected + soak.errors + soak.timeouts + soak.unexpected
@@ -224,9 +251,11 @@ async function runDatabase(db: string): Promise<boolean> {
         `${db}: ${connections} connections, ${seconds} s: ${main.requests.toLocaleString("en-US")} requests ` +
           `(${main.rps}/s), errors ${main.errors + main.timeouts + main.unexpected}, p50 ${main.p50} ms, p99 ${main.p99} ms`,
         `${db}: RSS warm ${mb(warm.rss)}, after a further ${soakSeconds} s (${soak.requests.toLocaleString("en-US")} ` +
-          `requests, errors ${soak.errors + soak.timeouts + soak.unexpected}): ${mb(after.rss)} ` +
+          `requests, errors ${soak.errors + soak.timeouts + soak.unexpected}, worst minute p50 ${soak.p50} ms, ` +
+          `p99 ${soak.p99} ms): ${mb(after.rss)} ` +
           `(${growth >= 0 ? "+" : ""}${(growth * 100).toFixed(1)}%); JS heap ${mb(warm.heapUsed)} -> ${mb(after.heapUsed)}, ` +
           `external ${mb(warm.external)} -> ${mb(after.external)}`,
+        `${db}: RSS after each minute of the soak: ${series.map((rss) => (rss / 1024 / 1024).toFixed(1)).join(", ")} MB`,
         `${db}: socket errors ${main.errors + soak.errors}, client timeouts (10 s) ${main.timeouts + soak.timeouts}, ` +
           `unexpected answers by step ${JSON.stringify(main.steps)} then ${JSON.stringify(soak.steps)}`,
         `${db}: ${ok ? "PASS" : "FAIL"} (errors must be 0, RSS growth within ${MAX_GROWTH * 100}%)`,
