@@ -3,6 +3,7 @@ import cookieParser from "cookie-parser"
 import type { ErrorRequestHandler } from "express"
 import { ExpressAuth, getSession, requireAuth } from "../../lib"
 import { MissingSecret, InvalidConfig } from "../../lib/errors"
+import Credentials from "../../lib/providers/credentials"
 import { authConfig, cookieHeader, cookieJar, signIn, versions } from "./apps"
 
 describe.each(versions)("%s", (_name, express) => {
@@ -117,6 +118,41 @@ describe.each(versions)("%s", (_name, express) => {
       expect(asJson.status).toBe(302)
       expect(cookieJar({}, asJson.headers["set-cookie"])["authjs.session-token"]).toBeTruthy()
     }
+  })
+
+  it("authorize(credentials, request) gets a Web Request of the sign-in: URL, method, headers, fields as JSON", async () => {
+    const seen: { url?: string; method?: string; agent?: string | null; type?: string | null; body?: unknown } = {}
+    const config = authConfig({
+      providers: [
+        Credentials({
+          authorize: async (c, req) => {
+            Object.assign(seen, {
+              url: req.url,
+              method: req.method,
+              agent: req.headers.get("user-agent"),
+              type: req.headers.get("content-type"),
+              body: await req.json(),
+            })
+            return c.username === "ada" ? { id: "u1", name: "Ada" } : null
+          },
+        }),
+      ],
+    })
+    const a = app(config)
+    const csrf = await request(a).get("/auth/csrf")
+    const jar = cookieJar({}, csrf.headers["set-cookie"])
+    const res = await request(a)
+      .post("/auth/callback/credentials?from=test")
+      .set("Cookie", cookieHeader(jar))
+      .set("User-Agent", "gatehouse-test/1")
+      .type("form")
+      .send({ csrfToken: csrf.body.csrfToken, username: "ada", password: "pw" })
+    expect(res.status).toBe(302)
+    expect(seen.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/auth\/callback\/credentials\?from=test$/)
+    expect(seen.method).toBe("POST")
+    expect(seen.agent).toBe("gatehouse-test/1")
+    expect(seen.type).toBe("application/json")
+    expect(seen.body).toEqual({ csrfToken: csrf.body.csrfToken, username: "ada", password: "pw" })
   })
 
   it("a body over the limit gets 413 and nothing else happens", async () => {

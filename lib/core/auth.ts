@@ -12,7 +12,13 @@ import { createLogger } from "../logger"
 import type { ResolvedConfig } from "./config/types"
 import { sharedRuntime, type ConfigRuntime } from "./gatehouse"
 import { createContext, requestOrigin } from "./context"
-import { parseActionAndProviderId, parseAuthRequest, type AuthRequest } from "./request"
+import {
+  parseActionAndProviderId,
+  parseRequestSource,
+  sourceOfRequest,
+  type AuthRequest,
+  type RequestSource,
+} from "./request"
 import { isValidCallbackUrl } from "./redirect"
 import { route } from "./router"
 import { policyOf, type RoutePolicy } from "./routes"
@@ -112,11 +118,11 @@ const jsonOnlyActions: ReadonlySet<string> = new Set(["session", "csrf", "provid
  * Whether the request comes from an API client rather than a browser navigation: it asks for JSON and not HTML, or
  * sends `X-Auth-Return-Redirect` (the Auth.js client), or names a JSON-only route.
  */
-function isApiClient(request: Request, action: string): boolean {
+function isApiClient(headers: Headers, action: string): boolean {
   // The OP is the client of back-channel logout, and its contract is 400 `application_error`.
   if (action === "backchannel-logout") return false
-  if (jsonOnlyActions.has(action) || request.headers.has("X-Auth-Return-Redirect")) return true
-  const accept = request.headers.get("accept")?.toLowerCase() ?? ""
+  if (jsonOnlyActions.has(action) || headers.has("X-Auth-Return-Redirect")) return true
+  const accept = headers.get("accept")?.toLowerCase() ?? ""
   return accept.includes("application/json") && !accept.includes("text/html")
 }
 
@@ -143,11 +149,20 @@ export interface HandleOptions {
   clientIp?: string | null
 }
 
-async function run(request: Request, config: ResolvedConfig, options: HandleOptions): Promise<Outcome> {
+/**
+ * A request for the core pipeline: what it reads, and the Web `Request` user callbacks receive (`authorize(credentials,
+ * request)`, `rateLimit.ip(request)`), built only when one asks for it.
+ */
+export interface PipelineRequest {
+  source: RequestSource
+  webRequest: Request | (() => Request)
+}
+
+async function run(input: PipelineRequest, config: ResolvedConfig, options: HandleOptions): Promise<Outcome> {
   const { logger } = config
   let authRequest: AuthRequest
   try {
-    authRequest = await parseAuthRequest(request, config.basePath)
+    authRequest = await parseRequestSource(input.source, config.basePath)
   } catch (error) {
     logger.error(error as Error)
     return json(400, "Bad request.")
@@ -169,10 +184,10 @@ async function run(request: Request, config: ResolvedConfig, options: HandleOpti
     delete authRequest.cookies[cookies.callbackUrl.name]
   }
 
-  const returnRedirect = request.headers.has("X-Auth-Return-Redirect")
+  const returnRedirect = authRequest.headers.has("X-Auth-Return-Redirect")
   let jar = new CookieJar()
   try {
-    const ctx = await createContext(config, authRequest, request)
+    const ctx = await createContext(config, authRequest, input.webRequest)
     ctx.sessionCache = options.sessionCache
     if (options.clientIp !== undefined) ctx.clientIp = options.clientIp
     jar = ctx.jar
@@ -195,7 +210,7 @@ async function run(request: Request, config: ResolvedConfig, options: HandleOpti
       (error instanceof RateLimited && policy.limitedAnswer === "json")
     // On a route that answers scripts, an error with a status is an answer (400 CSRF, 429 rate limit), not a failure.
     if (config.raw && error instanceof AuthError && !returnRedirect && !(jsonAnswer && status)) throw error
-    if (isServiceUnavailable(error) && isApiClient(request, authRequest.action)) {
+    if (isServiceUnavailable(error) && isApiClient(authRequest.headers, authRequest.action)) {
       const page = returnRedirect ? await errorRedirect(config, authRequest, error, true).json() : undefined
       const response = serviceUnavailable((page as { url?: string } | undefined)?.url)
       for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
@@ -223,14 +238,15 @@ export async function handleAuthRequest(
   config: ResolvedConfig,
   options: HandleOptions = {},
 ): Promise<Response | ResponseInternal> {
-  const outcome = await run(request, config, options)
+  const outcome = await run({ source: sourceOfRequest(request), webRequest: request }, config, options)
   if (outcome instanceof Response) return outcome
   return config.raw ? toInternal(outcome.result, outcome.jar) : toResponse(outcome.result, outcome.jar)
 }
 
 /**
  * Like {@link handleAuthRequest}, but a successful answer comes back serialised (status, header pairs, body text) so a
- * framework layer can write it without building a Web `Response`; errors still come as a `Response`.
+ * framework layer can write it without building a Web `Response`; errors still come as a `Response`. The request may
+ * also be a {@link PipelineRequest}, so the layer need not build a Web `Request` either.
  *
  * @example
  * ```ts
@@ -240,11 +256,12 @@ export async function handleAuthRequest(
  * ```
  */
 export async function handleAuthRequestSerialized(
-  request: Request,
+  request: Request | PipelineRequest,
   config: ResolvedConfig,
   options: HandleOptions = {},
 ): Promise<Response | SerializedResult> {
-  const outcome = await run(request, config, options)
+  const input = request instanceof Request ? { source: sourceOfRequest(request), webRequest: request } : request
+  const outcome = await run(input, config, options)
   return outcome instanceof Response ? outcome : serializeResult(outcome.result, outcome.jar)
 }
 

@@ -68,7 +68,7 @@ export function actionUrl(ctx: Pick<RequestContext, "origin" | "config">, action
 
 /**
  * Builds the context: finds the provider, reads or mints the CSRF token, and resolves the callback URL through the
- * `redirect` callback. The CSRF and callback-url cookies it sets are the "base cookies" of every response.
+ * `redirect` callback. `webRequest` may be a function building it, called the first time `ctx.webRequest` is read. The CSRF and callback-url cookies it sets are the "base cookies" of every response.
  *
  * @example
  * ```ts
@@ -78,7 +78,7 @@ export function actionUrl(ctx: Pick<RequestContext, "origin" | "config">, action
 export async function createContext(
   config: ResolvedConfig,
   request: AuthRequest,
-  webRequest: Request,
+  webRequest: Request | (() => Request),
 ): Promise<RequestContext> {
   const { origin, secure, cookies } = requestOrigin(config, request.url)
   let provider: InternalProvider | undefined
@@ -96,10 +96,15 @@ export async function createContext(
     }
   }
   const jar = new CookieJar()
+  let web = typeof webRequest === "function" ? undefined : webRequest
   const ctx: RequestContext = {
     config,
     request,
-    webRequest,
+    // Built on first use only: most requests never hand it to a callback.
+    get webRequest() {
+      web ??= (webRequest as () => Request)()
+      return web
+    },
     origin,
     secure,
     cookies,
@@ -146,12 +151,12 @@ export async function createContext(
  * const credentials = await requestWithParsedBody(ctx).json()
  * ```
  */
-export function requestWithParsedBody(ctx: Pick<RequestContext, "webRequest" | "request">): Request {
-  const headers = new Headers(ctx.webRequest.headers)
+export function requestWithParsedBody(ctx: Pick<RequestContext, "request">): Request {
+  const headers = new Headers(ctx.request.headers)
   headers.set("content-type", "application/json")
   headers.delete("content-length")
   return new Request(ctx.request.url, {
-    method: ctx.webRequest.method,
+    method: ctx.request.method,
     headers,
     body: JSON.stringify(ctx.request.body ?? {}),
   })

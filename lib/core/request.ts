@@ -87,23 +87,74 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Largest body the core reads (framework layers usually cap it lower: Express at 100 KB). */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-async function readText(request: Request): Promise<string> {
-  const text = await readCapped(request, MAX_BODY_BYTES)
+/**
+ * A request as the core reads it: the method, the absolute URL, the headers, and a way to read the body text up to a
+ * byte limit (`null` when it is larger). A Web `Request` is one source ({@link sourceOfRequest}); a framework layer
+ * that already holds the body bytes makes another without building a `Request` ({@link sourceOfBytes}).
+ */
+export interface RequestSource {
+  method: string
+  url: URL
+  headers: Headers
+  readBody(limit: number): Promise<string | null>
+}
+
+/**
+ * The source of a Web `Request`: its body is streamed and counted on read.
+ *
+ * @example
+ * ```ts
+ * const authRequest = await parseRequestSource(sourceOfRequest(request), "/auth")
+ * ```
+ */
+export function sourceOfRequest(request: Request): RequestSource {
+  return {
+    method: request.method,
+    url: new URL(request.url),
+    headers: request.headers,
+    readBody: (limit) => readCapped(request, limit),
+  }
+}
+
+/**
+ * The source of a request whose body bytes were already read (`null`: no body).
+ *
+ * @example
+ * ```ts
+ * sourceOfBytes("POST", new URL("https://app.example/auth/signout"), headers, Buffer.from("csrfToken=..."))
+ * ```
+ */
+export function sourceOfBytes(method: string, url: URL, headers: Headers, bytes: Uint8Array | null): RequestSource {
+  return {
+    method,
+    url,
+    headers,
+    readBody: async (limit) =>
+      bytes === null
+        ? ""
+        : bytes.byteLength > limit
+          ? null
+          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+  }
+}
+
+async function readText(source: RequestSource): Promise<string> {
+  const text = await source.readBody(MAX_BODY_BYTES)
   if (text === null) throw new InvalidRequest("Request body too large", { cause: { limit: MAX_BODY_BYTES } })
   return text
 }
 
-async function readBody(request: Request): Promise<Record<string, unknown> | undefined> {
-  const type = request.headers.get("content-type") ?? ""
+async function readBody(source: RequestSource): Promise<Record<string, unknown> | undefined> {
+  const type = source.headers.get("content-type") ?? ""
   if (type.includes("application/json")) {
-    const text = await readText(request)
+    const text = await readText(source)
     if (!text) return {}
     const parsed: unknown = JSON.parse(text)
     if (!isRecord(parsed)) throw new InvalidRequest("Request body must be a JSON object")
     return parsed
   }
   if (type.includes("application/x-www-form-urlencoded")) {
-    return Object.fromEntries(new URLSearchParams(await readText(request)))
+    return Object.fromEntries(new URLSearchParams(await readText(source)))
   }
   return undefined
 }
@@ -117,19 +168,31 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
  * const authRequest = await parseAuthRequest(new Request("https://app.example/auth/session"), "/auth")
  * ```
  */
-export async function parseAuthRequest(request: Request, basePath: string): Promise<AuthRequest> {
-  const method = request.method.toUpperCase()
+export function parseAuthRequest(request: Request, basePath: string): Promise<AuthRequest> {
+  return parseRequestSource(sourceOfRequest(request), basePath)
+}
+
+/**
+ * Parses a {@link RequestSource} under `basePath`, with the rules of {@link parseAuthRequest}.
+ *
+ * @example
+ * ```ts
+ * const authRequest = await parseRequestSource(sourceOfBytes("GET", url, headers, null), "/auth")
+ * ```
+ */
+export async function parseRequestSource(source: RequestSource, basePath: string): Promise<AuthRequest> {
+  const method = source.method.toUpperCase()
   if (method !== "GET" && method !== "POST") throw new UnknownAction("Only GET and POST requests are supported")
-  const url = new URL(request.url)
+  const { url } = source
   const parsed = parseActionAndProviderId(url.pathname, basePath)
   if (!parsed) throw new UnknownAction("Cannot parse action")
   let body: Record<string, unknown> | undefined
   let rawBody: string | null | undefined
   if (method === "POST" && parsed.action === "backchannel-logout") {
-    rawBody = await readCapped(request, MAX_LOGOUT_BODY_BYTES)
+    rawBody = await source.readBody(MAX_LOGOUT_BODY_BYTES)
   } else if (method === "POST") {
     try {
-      body = await readBody(request)
+      body = await readBody(source)
     } catch (error) {
       throw error instanceof InvalidRequest
         ? error
@@ -141,10 +204,10 @@ export async function parseAuthRequest(request: Request, basePath: string): Prom
     url,
     action: parsed.action,
     providerId: parsed.providerId,
-    headers: request.headers,
+    headers: source.headers,
     query: Object.fromEntries(url.searchParams),
     body,
-    cookies: parseCookieHeader(request.headers.get("cookie")),
+    cookies: parseCookieHeader(source.headers.get("cookie")),
     error: url.searchParams.get("error") ?? undefined,
     ...(rawBody === undefined ? {} : { rawBody }),
   }

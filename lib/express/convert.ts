@@ -56,6 +56,28 @@ const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"])
  * ```
  */
 export async function toWebRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<Request> {
+  return webRequestOf(await readNodeRequest(req, options))
+}
+
+/** A Node request read once: what {@link toWebRequest} builds a `Request` from, and the core can read directly. */
+export interface NodeRequestParts {
+  method: string
+  url: URL
+  headers: Headers
+  /** The body bytes (re-encoded when a parser had consumed them); `null` for GET, HEAD and a request without one. */
+  body: Uint8Array<ArrayBuffer> | null
+}
+
+/**
+ * Reads a Node/Express request under the rules of {@link toWebRequest} (same origin rule, headers, body and errors),
+ * without building the `Request`.
+ *
+ * @example
+ * ```ts
+ * const { url, headers, body } = await readNodeRequest(req, { bodyLimit: 10_000 })
+ * ```
+ */
+export async function readNodeRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<NodeRequestParts> {
   // Concatenated, not resolved against a base: a path such as `//evil.example/x` must stay a path.
   const url = new URL(originOf(req, options.authUrl) + pathOf(req))
   const headers = copyHeaders(req)
@@ -63,12 +85,24 @@ export async function toWebRequest(req: NodeRequest, options: ToWebRequestOption
   // The Fetch standard forbids some methods Node accepts (CONNECT, TRACE, TRACK): no Web Request can carry them.
   if (FORBIDDEN_METHODS.has(method)) throw httpError(400, "request.invalid.method", "Unsupported request method")
   const body = method === "GET" || method === "HEAD" ? null : await readRequestBody(req, limitOf(options))
-  if (!body) return new Request(url, { method, headers })
+  if (!body) return { method, url, headers, body: null }
   // The body may have been re-encoded, so its framing headers are those of the bytes actually sent.
   headers.delete("transfer-encoding")
   headers.set("content-length", String(body.bytes.byteLength))
   if (body.contentType) headers.set("content-type", body.contentType)
-  return new Request(url, { method, headers, body: body.bytes })
+  return { method, url, headers, body: body.bytes }
+}
+
+/**
+ * The Web `Request` of a request read by {@link readNodeRequest}.
+ *
+ * @example
+ * ```ts
+ * const request = webRequestOf(await readNodeRequest(req))
+ * ```
+ */
+export function webRequestOf({ method, url, headers, body }: NodeRequestParts): Request {
+  return body === null ? new Request(url, { method, headers }) : new Request(url, { method, headers, body })
 }
 
 /**

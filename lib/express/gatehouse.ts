@@ -19,6 +19,7 @@ import {
 } from "../core/server-calls"
 import type { Session } from "../core/types"
 import { requestOrigin } from "../core/context"
+import { sourceOfBytes } from "../core/request"
 import {
   deletePasskey,
   listPasskeys,
@@ -28,7 +29,7 @@ import {
 } from "../core/webauthn/manage"
 import { MissingRequestContext } from "../errors"
 import { resetAccountLimits } from "../core/rate-limit/enforce"
-import { sendSerialized, sendWebResponse, toWebRequest } from "./convert"
+import { readNodeRequest, sendSerialized, sendWebResponse, webRequestOf } from "./convert"
 import { attachSession, gate, type GateOptions } from "./guard"
 import { createIdentity, type ExpressConfigInput, type Identity } from "./identity"
 import { originOf } from "./origin"
@@ -212,8 +213,10 @@ function createInstance(input: ExpressConfigInput): GatehouseInstance {
       const runtime = await identity.runtime(req)
       const resolved = identity.mounted(req, runtime)
       const { bodyLimit } = runtime.config as ExpressAuthOptions
-      const request = await toWebRequest(req, { bodyLimit, authUrl: resolved.authUrl })
-      const answer = await handleAuthRequestSerialized(request, resolved, {
+      // Read once; the Web Request only a callback may ask for (`authorize(credentials, request)`) is built on demand.
+      const parts = await readNodeRequest(req, { bodyLimit, authUrl: resolved.authUrl })
+      const source = sourceOfBytes(parts.method, parts.url, parts.headers, parts.body)
+      const answer = await handleAuthRequestSerialized({ source, webRequest: () => webRequestOf(parts) }, resolved, {
         sessionCache: runtime.sessionCache,
         clientIp: clientIpOf(req, resolved),
       })

@@ -82,19 +82,21 @@ export async function gate(
   const resolved = identity.resolved(runtime)
   const session = await identity.session(req, res)
   attachSession(req, res, session)
-  const needsUrl = options.requireSession === true || resolved.userAuthorized !== undefined
-  if (!needsUrl) return true
+  // `requireAuth`'s own `authorize` option, on a request the deny rule let through.
+  const authorizeOption = async (headers: () => Headers): Promise<boolean> => {
+    if (!session || !options.authorize || (await options.authorize(session, req))) return true
+    render(res, { kind: "deny", status: 403, json: wantsJson(headers()) })
+    return false
+  }
+  // Without an `authorized` callback a pass needs neither the URL nor a copy of the headers (the hot path).
+  if (resolved.userAuthorized === undefined && (session || !options.requireSession)) {
+    return authorizeOption(() => headersOf(req))
+  }
 
   const url = new URL(`${originOf(req, resolved.authUrl)}${req.originalUrl}`)
   const headers = headersOf(req)
   const verdict = await decideAccess(resolved, session, { url, method: req.method, headers, req }, options)
-  if (verdict.kind === "pass") {
-    if (session && options.authorize && !(await options.authorize(session, req))) {
-      render(res, { kind: "deny", status: 403, json: wantsJson(headers) })
-      return false
-    }
-    return true
-  }
+  if (verdict.kind === "pass") return authorizeOption(() => headers)
   if (verdict.kind === "response") {
     await sendWebResponse(verdict.response, res)
     return false

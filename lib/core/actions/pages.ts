@@ -122,7 +122,7 @@ export async function signOutPage(ctx: RequestContext): Promise<AuthResult> {
 async function signOutReturnTo(ctx: RequestContext): Promise<string> {
   const { config, origin } = ctx
   if (ctx.request.query.callbackUrl) return ctx.callbackUrl
-  const referer = ctx.webRequest.headers.get("referer")
+  const referer = ctx.request.headers.get("referer")
   let candidate = origin
   if (referer && URL.canParse(referer)) {
     const url = new URL(referer)
