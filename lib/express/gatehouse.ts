@@ -193,12 +193,20 @@ function callRequest(req: Request, resolved: ResolvedConfig): ServerCallRequest 
  * ```
  */
 export function Gatehouse(config: ExpressConfigInput & Partial<ExpressAuthOptions>): GatehouseInstance {
-  return createInstance(config)
+  return createInstance(config, true)
 }
 
-function createInstance(input: ExpressConfigInput): GatehouseInstance {
+/**
+ * `withContext`: whether requests run inside an AsyncLocalStorage scope, which the argument-less forms (`auth()`,
+ * `signIn(provider)`, ...) read. Only `Gatehouse(config)` hands those forms out; the instance behind `ExpressAuth`,
+ * `getSession` and `requireAuth` never does, so it skips the scope: an enabled AsyncLocalStorage makes every promise
+ * of the process pay for tracking, measurably on a protected route (bench/README.md).
+ */
+function createInstance(input: ExpressConfigInput, withContext: boolean): GatehouseInstance {
   const identity: Identity = createIdentity(input)
   const scope = new AsyncLocalStorage<RequestScope>()
+  const inScope = <T>(req: Request, res: ExpressResponse, fn: () => T): T =>
+    withContext ? scope.run({ req, res }, fn) : fn()
 
   const current = (what: string): RequestScope => {
     const store = scope.getStore()
@@ -223,7 +231,7 @@ function createInstance(input: ExpressConfigInput): GatehouseInstance {
       if (answer instanceof globalThis.Response) await sendWebResponse(answer, res)
       else sendSerialized(answer, res)
     }
-    void scope.run({ req, res }, () =>
+    void inScope(req, res, () =>
       run().catch((error: unknown) => {
         if (res.headersSent) {
           res.destroy(error instanceof Error ? error : undefined)
@@ -244,7 +252,7 @@ function createInstance(input: ExpressConfigInput): GatehouseInstance {
   const guarded =
     (options: GateOptions, then: (req: Request, res: ExpressResponse, next: NextFunction) => unknown) =>
     (req: Request, res: ExpressResponse, next: NextFunction): void => {
-      scope.run({ req, res }, () => {
+      inScope(req, res, () => {
         gate(identity, req, res, options)
           .then((pass) => (pass ? then(req, res, next) : undefined))
           .catch(next)
@@ -375,7 +383,7 @@ const byConfig = new WeakMap<object, GatehouseInstance>()
 export function instanceFor(config: ExpressConfigInput): GatehouseInstance {
   let instance = byConfig.get(config)
   if (!instance) {
-    instance = createInstance(config)
+    instance = createInstance(config, false)
     byConfig.set(config, instance)
   }
   return instance

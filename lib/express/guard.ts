@@ -18,7 +18,8 @@ export interface GateOptions extends AccessOptions {
 /**
  * Where the session Gatehouse read is kept on the request: what `req.isAuthenticated()` answers from (never
  * `req.auth`, which other middleware may write). A registered symbol, so every copy of the library (CommonJS and ESM
- * side by side) shares it, like the prototype method below.
+ * side by side) shares it, like the prototype method below. Set by plain assignment (a symbol key is left out of
+ * `Object.keys`, `for...in` and JSON); defining it per request would be measurably slower on the hot path.
  */
 const READ_SESSION = Symbol.for("gatehouse-auth.session")
 
@@ -47,7 +48,7 @@ if (typeof (IncomingMessage.prototype as { isAuthenticated?: unknown }).isAuthen
  * ```
  */
 export function attachSession(req: Request, res: ExpressResponse, session: Session | null): void {
-  Object.defineProperty(req, READ_SESSION, { value: session, writable: true, configurable: true, enumerable: false })
+  ;(req as { [READ_SESSION]?: Session | null })[READ_SESSION] = session
   res.locals.session = session
   req.auth = session
   req.user = session?.user ?? undefined

@@ -16,8 +16,8 @@ import { isSecureRequest } from "./origin"
 export type ExpressConfigInput = AuthConfig | ((req: Request | undefined) => Awaitable<AuthConfig>)
 
 export interface Identity {
-  /** The runtime of the config serving `req` (the lazy function is called with it). */
-  runtime(req: Request | undefined): Promise<ConfigRuntime>
+  /** The runtime of the config serving `req` (the lazy function is called with it); a static config's at once. */
+  runtime(req: Request | undefined): ConfigRuntime | Promise<ConfigRuntime>
   /**
    * The base path server-side calls and `requireAuth` use: `config.basePath` when set, else the mount path `handlers`
    * recorded on its first request, else the path of `AUTH_URL`, else `/auth`.
@@ -30,8 +30,6 @@ export interface Identity {
   /** The session of `req`, read once per request; a refreshed cookie goes to `res` (or `req.res`). */
   session(req: Request, res?: ExpressResponse): Promise<Session | null>
 }
-
-const sessionsByRequest = new WeakMap<object, Map<Identity, Promise<Session | null>>>()
 
 function sameBase(a: string, b: string): boolean {
   // Express routes case-insensitively by default: `/AUTH/session` reaches `app.use("/auth", ...)`.
@@ -64,11 +62,26 @@ export function createIdentity(input: ExpressConfigInput): Identity {
   const lazy = typeof input === "function" ? input : undefined
   const cache = createRuntimeCache()
   let recordedBase: string | undefined
+  // The session read for each request, once per identity.
+  const sessions = new WeakMap<object, Promise<Session | null>>()
+  const readSession = async (req: Request, res: ExpressResponse | undefined, runtime: ConfigRuntime) => {
+    const resolved = identity.resolved(runtime)
+    const state = await getSessionState(
+      resolved,
+      { secure: isSecureRequest(req, resolved.authUrl), cookie: req.headers.cookie },
+      { sessionCache: runtime.sessionCache },
+    )
+    writeCookies(res ?? req.res, state.setCookies, resolved)
+    return state.session
+  }
 
   const identity: Identity = {
-    async runtime(req) {
+    runtime(req) {
       if (fixed) return fixed
-      return cache.get(await lazy!(req))
+      // A throwing config function rejects, as before: never a synchronous throw out of `auth(req)`.
+      return Promise.resolve()
+        .then(() => lazy!(req))
+        .then((config) => cache.get(config))
     },
     basePath(runtime) {
       if (runtime.explicitBasePath) return runtime.resolved.basePath
@@ -107,25 +120,12 @@ export function createIdentity(input: ExpressConfigInput): Identity {
       )
     },
     session(req, res) {
-      let byIdentity = sessionsByRequest.get(req)
-      if (!byIdentity) {
-        byIdentity = new Map()
-        sessionsByRequest.set(req, byIdentity)
-      }
-      let pending = byIdentity.get(identity)
+      let pending = sessions.get(req)
       if (!pending) {
-        pending = (async () => {
-          const runtime = await identity.runtime(req)
-          const resolved = identity.resolved(runtime)
-          const state = await getSessionState(
-            resolved,
-            { secure: isSecureRequest(req, resolved.authUrl), cookie: req.headers.cookie },
-            { sessionCache: runtime.sessionCache },
-          )
-          writeCookies(res ?? req.res, state.setCookies, resolved)
-          return state.session
-        })()
-        byIdentity.set(identity, pending)
+        pending = fixed
+          ? readSession(req, res, fixed)
+          : Promise.resolve(identity.runtime(req)).then((runtime) => readSession(req, res, runtime))
+        sessions.set(req, pending)
       }
       return pending
     },
