@@ -1,8 +1,8 @@
 /** `decode`: decrypts and validates a session JWE; the key is chosen among the secrets by the `kid` header. */
 import { errors, jwtDecrypt } from "jose"
-import type { CompactJWEHeaderParameters } from "jose"
+import type { CompactJWEHeaderParameters, JWTDecryptOptions } from "jose"
 import type { JWT } from "../models"
-import { deriveKey, invalidArgument, toSecretList } from "./keys"
+import { deriveKey, derivedKeyNow, invalidArgument, toSecretList, type DerivedKey } from "./keys"
 import type { ContentEncryption } from "./keys"
 import type { JWTDecodeParams } from "./types"
 
@@ -10,6 +10,11 @@ import type { JWTDecodeParams } from "./types"
 export const CLOCK_TOLERANCE = 15
 
 const CONTENT_ENCRYPTION: readonly ContentEncryption[] = ["A256CBC-HS512", "A256GCM"]
+const DECRYPT_OPTIONS: JWTDecryptOptions = {
+  clockTolerance: CLOCK_TOLERANCE,
+  keyManagementAlgorithms: ["dir"],
+  contentEncryptionAlgorithms: [...CONTENT_ENCRYPTION],
+}
 
 // Marks the one failure raised by our own key selection, so `classify` passes it through unchanged.
 class NoMatchingSecret extends Error {
@@ -47,11 +52,11 @@ export async function decodeOrThrow<Payload = JWT>(params: JWTDecodeParams): Pro
   if (typeof token !== "string") throw new Error("invalid token", { cause: { type: typeof token } })
 
   try {
-    const { payload } = await jwtDecrypt(token, (header) => selectKey(header, secrets, salt), {
-      clockTolerance: CLOCK_TOLERANCE,
-      keyManagementAlgorithms: ["dir"],
-      contentEncryptionAlgorithms: [...CONTENT_ENCRYPTION],
-    })
+    const { payload } = await jwtDecrypt(
+      token,
+      (header: CompactJWEHeaderParameters) => selectKey(header, secrets, salt),
+      DECRYPT_OPTIONS,
+    )
     return payload as Payload
   } catch (err) {
     throw classify(err)
@@ -77,19 +82,23 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
 }
 
 // Runs before any part of the token is authenticated, so it only reads `kid` and `enc` and never trusts other headers.
-async function selectKey(
+// Synchronous once the keys are derived (the hot path), so jose resumes without waiting on a derivation.
+function selectKey(
   header: CompactJWEHeaderParameters,
   secrets: readonly string[],
   salt: string,
-): Promise<Uint8Array> {
+): Uint8Array | Promise<Uint8Array> {
   const enc = CONTENT_ENCRYPTION.find((e) => e === header.enc)
   if (enc === undefined) throw new Error("invalid token")
-  const { kid } = header
-  for (const secret of secrets) {
-    const derived = await deriveKey(secret, salt, enc)
-    // Tokens without a kid predate key rotation support in the reference: they belong to the first secret.
-    if (kid === undefined || derived.kid === kid) return derived.key
-  }
+  const known = secrets.map((secret) => derivedKeyNow(secret, salt, enc))
+  if (known.every((k) => k !== undefined)) return pickKey(header.kid, known as DerivedKey[])
+  return Promise.all(secrets.map((secret) => deriveKey(secret, salt, enc))).then((keys) => pickKey(header.kid, keys))
+}
+
+function pickKey(kid: string | undefined, keys: readonly DerivedKey[]): Uint8Array {
+  // Tokens without a kid predate key rotation support in the reference: they belong to the first secret.
+  const match = kid === undefined ? keys[0] : keys.find((derived) => derived.kid === kid)
+  if (match) return match.key
   // The kid is attacker-chosen: keep only a bounded string of it for the log.
   throw new NoMatchingSecret("no matching decryption secret", {
     cause: { kid: typeof kid === "string" ? kid.slice(0, 128) : typeof kid },

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { EncryptJWT } from "jose"
 import type { JWT } from "../models"
-import { deriveKey, invalidArgument, toSecretList } from "./keys"
+import { deriveKey, derivedKeyNow, invalidArgument, toSecretList } from "./keys"
 import type { JWTEncodeParams } from "./types"
 
 /** Default lifetime of an issued token: 30 days, in seconds. */
@@ -27,7 +27,8 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
     throw invalidArgument("token must be an object")
   }
 
-  const { key, kid } = await deriveKey(current, salt, "A256CBC-HS512")
+  const { key, kid } =
+    derivedKeyNow(current, salt, "A256CBC-HS512") ?? (await deriveKey(current, salt, "A256CBC-HS512"))
   const now = Math.floor(Date.now() / 1000)
   return new EncryptJWT({ ...(claims as Record<string, unknown>) })
     .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid })

@@ -22,9 +22,26 @@ export interface KeyCacheStats {
 // Enough for every (secret, salt, enc) a deployment uses: a few rotated secrets times a few cookie names.
 const MAX_ENTRIES = 100
 
-// Keyed by (enc, salt, secret). The value is the pending promise, so concurrent first requests share one derivation.
+// Keyed by (enc, salt, secret). The value is the pending promise, so concurrent first requests share one derivation;
+// `settled` holds the same entries once derived, so a hot path can take its key without an await.
 const cache = new Map<string, Promise<DerivedKey>>()
+const settled = new Map<string, DerivedKey>()
 let derivations = 0
+
+// Collision-free: the algorithm is one of two fixed names and the salt's length is spelled out.
+const cacheId = (secret: string, salt: string, enc: ContentEncryption) => `${enc}|${salt.length}|${salt}|${secret}`
+
+/**
+ * The key {@link deriveKey} already derived for these inputs, or `undefined` (derive it with {@link deriveKey}).
+ *
+ * @example
+ * ```ts
+ * const known = derivedKeyNow(secret, "authjs.session-token", "A256CBC-HS512") ?? (await deriveKey(...))
+ * ```
+ */
+export function derivedKeyNow(secret: string, salt: string, enc: ContentEncryption): DerivedKey | undefined {
+  return settled.get(cacheId(secret, salt, enc))
+}
 
 /**
  * Derives the encryption key for `secret` and `salt` exactly as Auth.js does, so tokens are interchangeable:
@@ -37,7 +54,7 @@ let derivations = 0
  * ```
  */
 export function deriveKey(secret: string, salt: string, enc: ContentEncryption): Promise<DerivedKey> {
-  const id = JSON.stringify([enc, salt, secret])
+  const id = cacheId(secret, salt, enc)
   const hit = cache.get(id)
   if (hit) {
     // Re-insert so Map order is recency order and eviction drops the least recently used entry.
@@ -49,8 +66,17 @@ export function deriveKey(secret: string, salt: string, enc: ContentEncryption):
   cache.set(id, pending)
   if (cache.size > MAX_ENTRIES) {
     const oldest = cache.keys().next().value
-    if (oldest !== undefined) cache.delete(oldest)
+    if (oldest !== undefined) {
+      cache.delete(oldest)
+      settled.delete(oldest)
+    }
   }
+  void pending.then(
+    (derived) => {
+      if (cache.get(id) === pending) settled.set(id, derived)
+    },
+    () => undefined,
+  )
   // A failed derivation must not stay cached; the caller still sees the rejection through `pending`.
   void pending.catch(() => {
     if (cache.get(id) === pending) cache.delete(id)
@@ -82,6 +108,7 @@ export function keyCacheStats(): KeyCacheStats {
  */
 export function resetKeyCache(): void {
   cache.clear()
+  settled.clear()
   derivations = 0
 }
 
