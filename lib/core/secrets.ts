@@ -2,7 +2,7 @@
  * The security primitives the core shares: constant-time comparison, the Auth.js-compatible keyed hash, and random
  * tokens. CSRF and email tokens use these; new code (rate limits, sign-out state) should too, never a copy.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { hash, randomBytes, timingSafeEqual } from "node:crypto"
 
 /**
  * Whether two strings are equal, in time independent of where they differ (lengths may leak; values do not).
@@ -28,7 +28,9 @@ export function constantTimeEqual(a: string, b: string): boolean {
  * ```
  */
 export function keyedHash(value: string, secret: string): string {
-  return createHash("sha256").update(`${value}${secret}`).digest("hex")
+  // One-shot `crypto.hash` (Node >= 20.12): no Hash object per call, which was a measurable share of an anonymous
+  // request that mints a CSRF token (issue 16).
+  return hash("sha256", `${value}${secret}`, "hex")
 }
 
 // Random bytes are drawn from the CSPRNG 4 KB at a time and handed out once each (as Node's own `randomUUID` does):
