@@ -261,6 +261,15 @@ describe.each(flavours)("toWebRequest on $name", (flavour) => {
         const url = new URL((JSON.parse(doubleSlash.body) as Echo).url)
         expect(url.origin).toBe("http://app.example")
         expect(url.pathname).toBe("//evil.example/x")
+        // Backslashes, dot segments and a fragment cannot move the origin either; the fragment is not part of the URL.
+        for (const [path, expected] of [
+          ["/\\evil.example/x", "http://app.example//evil.example/x"],
+          ["/a/../..//evil.example/x?q=1", "http://app.example//evil.example/x?q=1"],
+          ["/auth/csrf?x=1#@evil.example", "http://app.example/auth/csrf?x=1"],
+        ] as const) {
+          const res = await rawRequest(server, { path, headers: { host: "app.example" } })
+          expect((JSON.parse(res.body) as Echo).url).toBe(expected)
+        }
       } finally {
         await close(server)
       }

@@ -16,8 +16,11 @@ import type { CookiesOptions } from "./types"
 export interface RequestContext {
   readonly config: ResolvedConfig
   readonly request: AuthRequest
-  /** The Web request as received (for `authorize()` and email requests). */
-  readonly webRequest: Request
+  /**
+   * The Web request as received, for callbacks that take one (`rateLimit.ip(request)`); built on the first call, as
+   * most requests never need it.
+   */
+  readonly webRequest: () => Request
   /** Origin of every generated URL: `AUTH_URL`'s when set, else the request's. */
   readonly origin: string
   readonly secure: boolean
@@ -97,14 +100,11 @@ export async function createContext(
   }
   const jar = new CookieJar()
   let web = typeof webRequest === "function" ? undefined : webRequest
+  const build = typeof webRequest === "function" ? webRequest : () => webRequest
   const ctx: RequestContext = {
     config,
     request,
-    // Built on first use only: most requests never hand it to a callback.
-    get webRequest() {
-      web ??= (webRequest as () => Request)()
-      return web
-    },
+    webRequest: () => (web ??= build()),
     origin,
     secure,
     cookies,
@@ -178,7 +178,7 @@ export function sessionContext(ctx: RequestContext): SessionContext {
     jar: ctx.jar,
     sessionCache: ctx.sessionCache,
     userAgent: ctx.request.headers.get("user-agent"),
-    clientIp: () => (ctx.clientIp !== undefined ? ctx.clientIp : (ctx.config.rateLimit.ip?.(ctx.webRequest) ?? null)),
+    clientIp: () => (ctx.clientIp !== undefined ? ctx.clientIp : (ctx.config.rateLimit.ip?.(ctx.webRequest()) ?? null)),
   }
 }
 

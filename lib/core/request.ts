@@ -205,10 +205,11 @@ export async function parseRequestSource(source: RequestSource, basePath: string
     action: parsed.action,
     providerId: parsed.providerId,
     headers: source.headers,
-    query: Object.fromEntries(url.searchParams),
+    // `url.searchParams` is built on first access: a request without a query never needs it.
+    query: url.search === "" ? {} : Object.fromEntries(url.searchParams),
     body,
     cookies: parseCookieHeader(source.headers.get("cookie")),
-    error: url.searchParams.get("error") ?? undefined,
+    error: url.search === "" ? undefined : (url.searchParams.get("error") ?? undefined),
     ...(rawBody === undefined ? {} : { rawBody }),
   }
 }

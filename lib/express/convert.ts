@@ -78,8 +78,7 @@ export interface NodeRequestParts {
  * ```
  */
 export async function readNodeRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<NodeRequestParts> {
-  // Concatenated, not resolved against a base: a path such as `//evil.example/x` must stay a path.
-  const url = new URL(originOf(req, options.authUrl) + pathOf(req))
+  const url = urlOf(req, originOf(req, options.authUrl))
   const headers = copyHeaders(req)
   const method = (req.method ?? "GET").toUpperCase()
   // The Fetch standard forbids some methods Node accepts (CONNECT, TRACE, TRACK): no Web Request can carry them.
@@ -186,6 +185,18 @@ function limitOf(options: ToWebRequestOptions): number {
  * The path and query of the request. Only origin-form (`/path?query`) is used as is; an absolute-form target
  * (`GET http://other.example/path`) contributes its path and query only, so it cannot change the origin either.
  */
+/**
+ * The absolute URL of the request under `origin`. Concatenated, not resolved against a base: a path such as
+ * `//evil.example/x` must stay a path. An origin-form target without a fragment is parsed once, right after the
+ * origin (which ends at its host, so the target can only add a path and a query); any other goes through
+ * {@link pathOf} first.
+ */
+function urlOf(req: NodeRequest, origin: string): URL {
+  const target = req.originalUrl ?? req.url ?? "/"
+  if (target.startsWith("/") && !target.includes("#")) return new URL(origin + target)
+  return new URL(origin + pathOf(req))
+}
+
 function pathOf(req: NodeRequest): string {
   const target = req.originalUrl ?? req.url ?? "/"
   if (target.startsWith("/")) {

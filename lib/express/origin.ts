@@ -20,6 +20,10 @@ export interface OriginRequest extends IncomingMessage {
 // digits, "-", "." and "_" real host names use, so nothing a URL parser would re-interpret can get through.
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::[0-9]{1,5})?$/
 
+/** Serialised origins by `protocol://host` as received: an app sees a handful, so each is parsed once. */
+const origins = new Map<string, string>()
+const MAX_CACHED_ORIGINS = 256
+
 type TrustProxy = (address: string | undefined, hop: number) => boolean
 
 /**
@@ -40,11 +44,19 @@ export function originOf(req: OriginRequest, authUrl?: URL): string {
   }
   const host = resolveHost(req, trustProxyOf(req))
   if (!host || !HOST.test(host)) throw httpError(400, "request.invalid.host", "Invalid Host header")
+  const raw = `${protocol}://${host}`
+  const known = origins.get(raw)
+  if (known !== undefined) return known
+  let origin: string
   try {
-    return new URL(`${protocol}://${host}`).origin
+    origin = new URL(raw).origin
   } catch {
     throw httpError(400, "request.invalid.host", "Invalid Host header")
   }
+  // The Host header is the client's: the cache stays bounded whatever it sends.
+  if (origins.size >= MAX_CACHED_ORIGINS) origins.clear()
+  origins.set(raw, origin)
+  return origin
 }
 
 /**

@@ -20,7 +20,7 @@ const subjects = new WeakMap<RequestContext, string | null>()
 export function clientIpOf(ctx: RequestContext): string | null {
   if (subjects.has(ctx)) return subjects.get(ctx) ?? null
   const limiter = ctx.config.rateLimit
-  const raw = ctx.clientIp !== undefined ? ctx.clientIp : (limiter.ip?.(ctx.webRequest) ?? null)
+  const raw = ctx.clientIp !== undefined ? ctx.clientIp : (limiter.ip?.(ctx.webRequest()) ?? null)
   const subject = clientIpSubject(raw, limiter.ipv6Subnet)
   subjects.set(ctx, subject)
   return subject
