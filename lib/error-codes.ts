@@ -1,0 +1,150 @@
+/**
+ * The names and codes of Gatehouse's errors: every error `type` (wire-compatible with Auth.js), every stable `code`,
+ * and the default code of each type. The classes are in `errors.ts`, which re-exports the two types.
+ *
+ * @example
+ * ```ts
+ * import type { AuthErrorCode } from "gatehouse-auth/errors"
+ * const retryable = (code: AuthErrorCode) => code === "adapter_timeout" || code === "adapter_unavailable"
+ * ```
+ */
+
+/** Every error type Gatehouse can raise. */
+export type ErrorType =
+  | "AccessDenied"
+  | "AccountNotLinked"
+  | "AdapterError"
+  | "AuthError"
+  | "CallbackRouteError"
+  | "CredentialsSignin"
+  | "EmailSignInError"
+  | "ErrorPageLoop"
+  | "EventError"
+  | "InvalidCallbackUrl"
+  | "InvalidCheck"
+  | "InvalidEndpoints"
+  | "InvalidProvider"
+  | "JWTSessionError"
+  | "MissingAdapter"
+  | "MissingAdapterMethods"
+  | "MissingAuthorize"
+  | "MissingCSRF"
+  | "MissingSecret"
+  | "OAuthAccountNotLinked"
+  | "OAuthCallbackError"
+  | "OAuthProfileParseError"
+  | "OAuthSignInError"
+  | "SessionTokenError"
+  | "SignOutError"
+  | "UnknownAction"
+  | "UntrustedHost"
+  | "Verification"
+  | "WebAuthnVerificationError"
+  | "InvalidConfig"
+  | "InvalidRequest"
+  | "OAuthProtocolError"
+  | "MissingRequestContext"
+  | "NotFound"
+  | "SessionNotFresh"
+  | "LastCredential"
+  | "RefreshTokenError"
+  | "RateLimited"
+
+/**
+ * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
+ * class has a default (its `type` in snake case); a few errors name a finer reason:
+ * - `adapter_conflict`: a create broke a uniqueness rule (the row exists already, e.g. a concurrent first sign-in);
+ * - `adapter_not_found`: an update or delete named a row that does not exist;
+ * - `adapter_timeout`: an adapter call took longer than `adapterTimeout`;
+ * - `adapter_unavailable`: the database could not be reached (connection refused, reset or closed);
+ * - `oauth_unavailable`: the identity provider could not be reached or did not answer within `httpTimeout`.
+ *
+ * `CredentialsSignin` uses `credentials` (or the `code` a subclass sets), which also reaches the URL.
+ */
+export type AuthErrorCode =
+  | "access_denied"
+  | "account_not_linked"
+  | "adapter_conflict"
+  | "adapter_error"
+  | "adapter_not_found"
+  | "adapter_timeout"
+  | "adapter_unavailable"
+  | "auth_error"
+  | "callback_route_error"
+  | "credentials"
+  | "credentials_signin"
+  | "email_sign_in_error"
+  | "error_page_loop"
+  | "event_error"
+  | "invalid_callback_url"
+  | "invalid_check"
+  | "invalid_config"
+  | "invalid_endpoints"
+  | "invalid_provider"
+  | "invalid_request"
+  | "jwt_session_error"
+  | "last_credential"
+  | "rate_limited"
+  | "refresh_token_error"
+  | "missing_adapter"
+  | "missing_adapter_methods"
+  | "missing_authorize"
+  | "missing_csrf"
+  | "missing_request_context"
+  | "missing_secret"
+  | "not_found"
+  | "oauth_account_not_linked"
+  | "oauth_callback_error"
+  | "oauth_profile_parse_error"
+  | "oauth_protocol_error"
+  | "oauth_sign_in_error"
+  | "oauth_unavailable"
+  | "session_not_fresh"
+  | "session_token_error"
+  | "sign_out_error"
+  | "unknown_action"
+  | "untrusted_host"
+  | "verification"
+  | "webauthn_verification_error"
+
+/** The code of each error type when the thrower names no finer one. */
+export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
+  AccessDenied: "access_denied",
+  AccountNotLinked: "account_not_linked",
+  AdapterError: "adapter_error",
+  AuthError: "auth_error",
+  CallbackRouteError: "callback_route_error",
+  CredentialsSignin: "credentials_signin",
+  EmailSignInError: "email_sign_in_error",
+  ErrorPageLoop: "error_page_loop",
+  EventError: "event_error",
+  InvalidCallbackUrl: "invalid_callback_url",
+  InvalidCheck: "invalid_check",
+  InvalidEndpoints: "invalid_endpoints",
+  InvalidProvider: "invalid_provider",
+  JWTSessionError: "jwt_session_error",
+  MissingAdapter: "missing_adapter",
+  MissingAdapterMethods: "missing_adapter_methods",
+  MissingAuthorize: "missing_authorize",
+  MissingCSRF: "missing_csrf",
+  MissingSecret: "missing_secret",
+  OAuthAccountNotLinked: "oauth_account_not_linked",
+  OAuthCallbackError: "oauth_callback_error",
+  OAuthProfileParseError: "oauth_profile_parse_error",
+  OAuthSignInError: "oauth_sign_in_error",
+  SessionTokenError: "session_token_error",
+  SignOutError: "sign_out_error",
+  UnknownAction: "unknown_action",
+  UntrustedHost: "untrusted_host",
+  Verification: "verification",
+  WebAuthnVerificationError: "webauthn_verification_error",
+  InvalidConfig: "invalid_config",
+  InvalidRequest: "invalid_request",
+  OAuthProtocolError: "oauth_protocol_error",
+  MissingRequestContext: "missing_request_context",
+  NotFound: "not_found",
+  SessionNotFresh: "session_not_fresh",
+  LastCredential: "last_credential",
+  RefreshTokenError: "refresh_token_error",
+  RateLimited: "rate_limited",
+}
