@@ -183,6 +183,45 @@ describe.each(versions)("%s", (_name, express) => {
     expect(authorizeCalls).toBe(0)
   })
 
+  it("a body within bodyLimit but over the core's 1 MB cap is refused with 400 and nothing else happens", async () => {
+    let authorizeCalls = 0
+    const config = authConfig({
+      bodyLimit: 4 * 1024 * 1024,
+      providers: [
+        Credentials({
+          authorize: () => {
+            authorizeCalls++
+            return { id: "u1" }
+          },
+        }),
+      ],
+    } as Partial<ReturnType<typeof authConfig>>)
+    const a = app(config)
+    const csrf = await request(a).get("/auth/csrf")
+    const jar = cookieJar({}, csrf.headers["set-cookie"])
+    const res = await request(a)
+      .post("/auth/callback/credentials")
+      .set("Cookie", cookieHeader(jar))
+      .type("form")
+      .send({ csrfToken: csrf.body.csrfToken, username: "ada", password: "pw", padding: "x".repeat(1100 * 1024) })
+    expect(res.status).toBe(400)
+    expect(cookieJar({}, res.headers["set-cookie"])["authjs.session-token"]).toBeUndefined()
+    expect(authorizeCalls).toBe(0)
+  })
+
+  it("many different Host headers each get their own origin (the origin cache never mixes them up)", async () => {
+    const a = app()
+    const hosts = Array.from({ length: 300 }, (_, i) => `h${i}.example:${3000 + (i % 7)}`)
+    for (const host of [...hosts, hosts[0]!, hosts[299]!]) {
+      const res = await request(a).get("/auth/providers").set("Host", host)
+      expect(res.body.credentials.signinUrl).toBe(`http://${host}/auth/signin/credentials`)
+    }
+    // A default port is dropped, and a host the origin rule refuses still gets 400.
+    const defaultPort = await request(a).get("/auth/providers").set("Host", "H1.Example:80")
+    expect(defaultPort.body.credentials.signinUrl).toBe("http://h1.example/auth/signin/credentials")
+    expect((await request(a).get("/auth/providers").set("Host", "evil.example/x")).status).toBe(400)
+  })
+
   it("multiple Set-Cookie headers arrive separately", async () => {
     const res = await request(app()).get("/auth/csrf")
     expect(res.headers["set-cookie"]).toHaveLength(2)

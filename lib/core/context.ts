@@ -71,7 +71,8 @@ export function actionUrl(ctx: Pick<RequestContext, "origin" | "config">, action
 
 /**
  * Builds the context: finds the provider, reads or mints the CSRF token, and resolves the callback URL through the
- * `redirect` callback. `webRequest` may be a function building it, called the first time `ctx.webRequest` is read. The CSRF and callback-url cookies it sets are the "base cookies" of every response.
+ * `redirect` callback. `webRequest` may be a function that builds it: called on the first `ctx.webRequest()`, once.
+ * The CSRF and callback-url cookies it sets are the "base cookies" of every response.
  *
  * @example
  * ```ts
@@ -99,12 +100,11 @@ export async function createContext(
     }
   }
   const jar = new CookieJar()
-  let web = typeof webRequest === "function" ? undefined : webRequest
-  const build = typeof webRequest === "function" ? webRequest : () => webRequest
+  let web: Request | undefined
   const ctx: RequestContext = {
     config,
     request,
-    webRequest: () => (web ??= build()),
+    webRequest: () => (web ??= typeof webRequest === "function" ? webRequest() : webRequest),
     origin,
     secure,
     cookies,

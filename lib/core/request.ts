@@ -129,12 +129,11 @@ export function sourceOfBytes(method: string, url: URL, headers: Headers, bytes:
     method,
     url,
     headers,
-    readBody: async (limit) =>
-      bytes === null
-        ? ""
-        : bytes.byteLength > limit
-          ? null
-          : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+    async readBody(limit) {
+      if (bytes === null) return ""
+      if (bytes.byteLength > limit) return null
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
+    },
   }
 }
 
