@@ -27,6 +27,19 @@ describe.each(versions)("%s", (_name, express) => {
     return a
   }
 
+  /** A credentials form POST with the CSRF token of a fresh `/auth/csrf`, as a browser sends it. */
+  async function postCredentials(a: ReturnType<typeof app>, path: string, fields: Record<string, string>) {
+    const csrf = await request(a).get("/auth/csrf")
+    const csrfToken = csrf.body.csrfToken as string
+    const res = await request(a)
+      .post(path)
+      .set("Cookie", cookieHeader(cookieJar({}, csrf.headers["set-cookie"])))
+      .set("User-Agent", "gatehouse-test/1")
+      .type("form")
+      .send({ csrfToken, ...fields })
+    return { res, csrfToken }
+  }
+
   it("login flow: GET /signin sets the CSRF and callback-url cookies; credentials sign-in sets the session (18.20)", async () => {
     const a = app()
     const page = await request(a).get("/auth/signin")
@@ -138,21 +151,16 @@ describe.each(versions)("%s", (_name, express) => {
         }),
       ],
     })
-    const a = app(config)
-    const csrf = await request(a).get("/auth/csrf")
-    const jar = cookieJar({}, csrf.headers["set-cookie"])
-    const res = await request(a)
-      .post("/auth/callback/credentials?from=test")
-      .set("Cookie", cookieHeader(jar))
-      .set("User-Agent", "gatehouse-test/1")
-      .type("form")
-      .send({ csrfToken: csrf.body.csrfToken, username: "ada", password: "pw" })
+    const { res, csrfToken } = await postCredentials(app(config), "/auth/callback/credentials?from=test", {
+      username: "ada",
+      password: "pw",
+    })
     expect(res.status).toBe(302)
     expect(seen.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/auth\/callback\/credentials\?from=test$/)
     expect(seen.method).toBe("POST")
     expect(seen.agent).toBe("gatehouse-test/1")
     expect(seen.type).toBe("application/json")
-    expect(seen.body).toEqual({ csrfToken: csrf.body.csrfToken, username: "ada", password: "pw" })
+    expect(seen.body).toEqual({ csrfToken, username: "ada", password: "pw" })
   })
 
   it("a body over the limit gets 413 and nothing else happens", async () => {
@@ -196,14 +204,11 @@ describe.each(versions)("%s", (_name, express) => {
         }),
       ],
     } as Partial<ReturnType<typeof authConfig>>)
-    const a = app(config)
-    const csrf = await request(a).get("/auth/csrf")
-    const jar = cookieJar({}, csrf.headers["set-cookie"])
-    const res = await request(a)
-      .post("/auth/callback/credentials")
-      .set("Cookie", cookieHeader(jar))
-      .type("form")
-      .send({ csrfToken: csrf.body.csrfToken, username: "ada", password: "pw", padding: "x".repeat(1100 * 1024) })
+    const { res } = await postCredentials(app(config), "/auth/callback/credentials", {
+      username: "ada",
+      password: "pw",
+      padding: "x".repeat(1100 * 1024),
+    })
     expect(res.status).toBe(400)
     expect(cookieJar({}, res.headers["set-cookie"])["authjs.session-token"]).toBeUndefined()
     expect(authorizeCalls).toBe(0)
