@@ -47,6 +47,15 @@ function accountTokenCases(make: () => Subject): void {
     expect(row).toEqual(updated)
   })
 
+  it("a patch writes token columns only: other keys (the owner, the provider) are ignored", async () => {
+    const before = await adapter.getAccount(key.providerAccountId, key.provider)
+    const patch = { access_token: "only-this", userId: "someone-else", provider: "other", type: "email" }
+    const updated = await adapter.updateAccountTokens(key, patch as never)
+    expect(updated).toEqual({ ...before, access_token: "only-this" })
+    expect(await adapter.getAccount(key.providerAccountId, key.provider)).toEqual(updated)
+    expect(await adapter.getAccount(key.providerAccountId, "other")).toBeNull()
+  })
+
   it("two writers expecting the same refresh token: exactly one wins", async () => {
     const results = await Promise.all([
       adapter.updateAccountTokens(

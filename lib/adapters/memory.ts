@@ -21,6 +21,7 @@ import {
 } from "./internal/models"
 import type { AccountKey } from "./internal/models"
 import { MemoryStore } from "../store/memory"
+import { TOKEN_COLUMNS } from "./internal/rows"
 
 const accountId = (a: AccountKey): string => JSON.stringify([a.provider, a.providerAccountId])
 const tokenId = (t: { identifier: string; token: string }): string => JSON.stringify([t.identifier, t.token])
@@ -128,7 +129,9 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       const expected = options.expectedRefreshToken
       if (expected !== undefined && (stored.refresh_token ?? null) !== expected) return null
       const next: Record<string, unknown> = { ...stored }
-      for (const [column, value] of Object.entries(patch)) {
+      // The token columns only, as the SQL and Redis adapters write: a patch never moves an account to another owner.
+      for (const column of TOKEN_COLUMNS) {
+        const value = (patch as Record<string, unknown>)[column]
         if (value === undefined) continue
         if (value === null) delete next[column]
         else next[column] = value
