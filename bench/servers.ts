@@ -34,7 +34,7 @@ export const config: AuthConfig = {
   ],
 }
 
-export type CaseId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i"
+export type CaseId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j" | "k"
 
 export interface BenchServer {
   id: CaseId
@@ -114,6 +114,26 @@ function anonymousFloorApp(): Express {
 }
 
 /**
+ * The anonymous floor with the work the wire contract adds to every `GET /session` answer (reference-behavior.md 1.3,
+ * "base cookies"): a fresh CSRF token and its cookie (`<token>|sha256(token + secret)`) and the callback-url cookie.
+ * Not a target: it shows how much of (f)'s gap to (g) the contract itself costs.
+ */
+function anonymousBaseCookiesApp(): Express {
+  const app = express()
+  app.get("/", (req, res) => {
+    const cookies = parseCookies(req.headers.cookie ?? "")
+    const token = randomBytes(32).toString("hex")
+    const hash = createHash("sha256").update(`${token}${SECRET}`).digest("hex")
+    const options = { path: "/", httpOnly: true, sameSite: "lax" } as const
+    res.set(NO_CACHE)
+    res.cookie(CSRF_COOKIE, `${token}|${hash}`, options)
+    res.cookie("authjs.callback-url", `${req.protocol}://${req.get("host")}`, options)
+    res.json(cookies[COOKIE_NAME] ? { error: "unexpected cookie" } : null)
+  })
+  return app
+}
+
+/**
  * The sign-in floor: the same CSRF double-submit check (cookie hash under the secret, body token equal to it), the
  * same credentials check, one encrypt with a key derived once, the session cookie, and `{ url }` as JSON.
  */
@@ -164,6 +184,44 @@ function signInFloorApp(): Express {
         res.json({ url: `${req.protocol}://${req.get("host")}` })
       })
       .catch(next)
+  })
+  return app
+}
+
+/**
+ * The ceiling of (h)/(i), not a floor: the least any Express route can do and still issue the same session cookie on
+ * `jose` (drain the body unread, one `EncryptJWT` with a cached key, the cookie, `{ url }`), with no CSRF check, no
+ * body parsing and no credentials check. h/i can only pass where j/i is above 1.15.
+ */
+function signInBoundApp(): Express {
+  const app = express()
+  const key = floorKey()
+  const kid = calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+  app.post("/", (req, res, next) => {
+    req.resume()
+    req.once("end", () => {
+      const now = Math.floor(Date.now() / 1000)
+      const maxAge = 30 * 24 * 60 * 60
+      kid
+        .then((k) =>
+          new EncryptJWT({ name: SIGN_IN_USER.name, email: SIGN_IN_USER.email, sub: SIGN_IN_USER.id })
+            .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid: k })
+            .setIssuedAt(now)
+            .setExpirationTime(now + maxAge)
+            .setJti(randomUUID())
+            .encrypt(key),
+        )
+        .then((jwe) => {
+          res.cookie(COOKIE_NAME, jwe, {
+            path: "/",
+            httpOnly: true,
+            sameSite: "lax",
+            expires: new Date((now + maxAge) * 1000),
+          })
+          res.json({ url: `${req.protocol}://${req.get("host")}` })
+        })
+        .catch(next)
+    })
   })
   return app
 }
@@ -219,8 +277,8 @@ function signInRequest(origin: string, csrf: { token: string; cookie: string }) 
 
 /**
  * Starts the servers: (a) bare, (b) floor, (c) requireAuth, (d) ExpressAuth `GET /auth/session`, (f) the same route
- * without any cookie and (g) its floor, (h) the credentials sign-in (POST /auth/callback/credentials after /csrf) and
- * (i) its floor. Each case has its own app and port.
+ * without any cookie, (g) its floor and (k) that floor with the base cookies, (h) the credentials sign-in (POST
+ * /auth/callback/credentials after /csrf), (i) its floor and (j) the bound of h/i. Each case has its own app and port.
  */
 export async function startServers(): Promise<BenchServer[]> {
   const csrf = csrfPair()
@@ -239,6 +297,13 @@ export async function startServers(): Promise<BenchServer[]> {
     },
     { id: "g", label: "floor: no cookie -> null", app: anonymousFloorApp(), path: "/", request: anonymous },
     {
+      id: "k",
+      label: "floor + base cookies (no target)",
+      app: anonymousBaseCookiesApp(),
+      path: "/",
+      request: anonymous,
+    },
+    {
       id: "h",
       label: "credentials sign-in (POST callback)",
       app: authApp(),
@@ -250,6 +315,14 @@ export async function startServers(): Promise<BenchServer[]> {
       id: "i",
       label: "floor: CSRF check + one encrypt",
       app: signInFloorApp(),
+      path: "/",
+      method: "POST",
+      request: (origin) => signInRequest(origin, csrf),
+    },
+    {
+      id: "j",
+      label: "bound: one encrypt, nothing else",
+      app: signInBoundApp(),
       path: "/",
       method: "POST",
       request: (origin) => signInRequest(origin, csrf),
