@@ -3,7 +3,7 @@ import { createHash, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from "
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { parse as parseCookies } from "cookie"
-import express, { type Express } from "express"
+import express, { type Express, type NextFunction, type Request, type Response } from "express"
 import { EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from "jose"
 import { ExpressAuth, requireAuth, type AuthConfig } from "../lib"
 import Credentials from "../lib/providers/credentials"
@@ -134,13 +134,44 @@ function anonymousBaseCookiesApp(): Express {
 }
 
 /**
+ * The end of (i) and (j): one `EncryptJWT` of the signed-in user with the key and `kid` derived once, the session
+ * cookie, and `{ url }` as JSON.
+ */
+function floorSessionIssuer(): (req: Request, res: Response, next: NextFunction) => void {
+  const key = floorKey()
+  const kid = calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+  const maxAge = 30 * 24 * 60 * 60
+  return (req, res, next) => {
+    const now = Math.floor(Date.now() / 1000)
+    kid
+      .then((k) =>
+        new EncryptJWT({ name: SIGN_IN_USER.name, email: SIGN_IN_USER.email, sub: SIGN_IN_USER.id })
+          .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid: k })
+          .setIssuedAt(now)
+          .setExpirationTime(now + maxAge)
+          .setJti(randomUUID())
+          .encrypt(key),
+      )
+      .then((jwe) => {
+        res.cookie(COOKIE_NAME, jwe, {
+          path: "/",
+          httpOnly: true,
+          sameSite: "lax",
+          expires: new Date((now + maxAge) * 1000),
+        })
+        res.json({ url: `${req.protocol}://${req.get("host")}` })
+      })
+      .catch(next)
+  }
+}
+
+/**
  * The sign-in floor: the same CSRF double-submit check (cookie hash under the secret, body token equal to it), the
  * same credentials check, one encrypt with a key derived once, the session cookie, and `{ url }` as JSON.
  */
 function signInFloorApp(): Express {
   const app = express()
-  const key = floorKey()
-  const kid = calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+  const issueSession = floorSessionIssuer()
   app.post("/", express.urlencoded({ extended: false }), (req, res, next) => {
     const body = (req.body ?? {}) as Record<string, string | undefined>
     const cookie = parseCookies(req.headers.cookie ?? "")[CSRF_COOKIE] ?? ""
@@ -163,27 +194,7 @@ function signInFloorApp(): Express {
       res.status(401).json({ error: "CredentialsSignin" })
       return
     }
-    const now = Math.floor(Date.now() / 1000)
-    const maxAge = 30 * 24 * 60 * 60
-    kid
-      .then((k) =>
-        new EncryptJWT({ name: SIGN_IN_USER.name, email: SIGN_IN_USER.email, sub: SIGN_IN_USER.id })
-          .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid: k })
-          .setIssuedAt(now)
-          .setExpirationTime(now + maxAge)
-          .setJti(randomUUID())
-          .encrypt(key),
-      )
-      .then((jwe) => {
-        res.cookie(COOKIE_NAME, jwe, {
-          path: "/",
-          httpOnly: true,
-          sameSite: "lax",
-          expires: new Date((now + maxAge) * 1000),
-        })
-        res.json({ url: `${req.protocol}://${req.get("host")}` })
-      })
-      .catch(next)
+    issueSession(req, res, next)
   })
   return app
 }
@@ -195,33 +206,10 @@ function signInFloorApp(): Express {
  */
 function signInBoundApp(): Express {
   const app = express()
-  const key = floorKey()
-  const kid = calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+  const issueSession = floorSessionIssuer()
   app.post("/", (req, res, next) => {
     req.resume()
-    req.once("end", () => {
-      const now = Math.floor(Date.now() / 1000)
-      const maxAge = 30 * 24 * 60 * 60
-      kid
-        .then((k) =>
-          new EncryptJWT({ name: SIGN_IN_USER.name, email: SIGN_IN_USER.email, sub: SIGN_IN_USER.id })
-            .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid: k })
-            .setIssuedAt(now)
-            .setExpirationTime(now + maxAge)
-            .setJti(randomUUID())
-            .encrypt(key),
-        )
-        .then((jwe) => {
-          res.cookie(COOKIE_NAME, jwe, {
-            path: "/",
-            httpOnly: true,
-            sameSite: "lax",
-            expires: new Date((now + maxAge) * 1000),
-          })
-          res.json({ url: `${req.protocol}://${req.get("host")}` })
-        })
-        .catch(next)
-    })
+    req.once("end", () => issueSession(req, res, next))
   })
   return app
 }
