@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: requests/s of (a) a bare Express route, (b) the floor (cookie + raw `jose` decrypt with a
- * precomputed key), (c) a `requireAuth` route, (d) `GET /auth/session`, (f) the same without a cookie and (g) its floor,
- * (h) the credentials sign-in and (i) its floor, and (e) a `requireAuth` route with database sessions on PostgreSQL
+ * precomputed key), (c) a `requireAuth` route, (d) `GET /auth/session`, (f) the same without a cookie, (g) its floor and
+ * (k) that floor with the base cookies, (h) the credentials sign-in, (i) its floor and (j) the bound of h/i (one encrypt,
+ * nothing checked), and (e) a `requireAuth` route with database sessions on PostgreSQL
  * (skipped when unreachable), alternated and repeated in one run; the SQL queries per session check of (e); the RSS
  * growth over many requests to (c) and to (a); the JWT helpers against `jose` with a cached key; the cold start of
  * the package against Express. A report: it always exits 0 unless the benchmark itself breaks.
