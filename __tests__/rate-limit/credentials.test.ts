@@ -1,6 +1,10 @@
 // next-wave E1, E4, E6 (memory store), E7: the credentials rules through a real Express app, plus the answer shapes,
 // `events.rateLimited`, the draft-10 headers, rule overrides and the production-only default.
+import express from "express"
 import request from "supertest"
+import { Gatehouse } from "../../lib/express"
+import { MemoryStore } from "../../lib/store/memory"
+import type { RateLimitOptions } from "../../lib/core/types"
 import { fakeDateOnly } from "../fixtures/clock"
 import { csrfOf, limitedApp, limitedLocation, postSignIn } from "./harness"
 
@@ -188,6 +192,45 @@ describe("E7: the bucket is the parsed route, not the raw path", () => {
       expect(response.status).toBe(404)
     }
     expect(authorized).toHaveLength(0)
+  })
+})
+
+describe("two mounts of one app (each its own Gatehouse(config))", () => {
+  // The key is the rule, the parsed action and provider and the subject: the mount path is not in it.
+  function twoMounts(rateLimit: RateLimitOptions | undefined) {
+    const limited = limitedApp({ rateLimit })
+    const app = express()
+    app.use("/auth", Gatehouse(limited.config).handlers)
+    app.use("/api/auth", Gatehouse(limited.config).handlers)
+    return { app, authorized: limited.authorized }
+  }
+
+  it("sharing a store, they count in one bucket: a second mount does not double the budget", async () => {
+    const { app, authorized } = twoMounts({ store: MemoryStore() })
+    const csrf = await csrfOf(app)
+    for (let i = 0; i < 10; i += 1) {
+      const path = i % 2 === 0 ? "/auth/callback/credentials" : "/api/auth/callback/credentials"
+      await postSignIn(app, csrf, wrong(`user${i}@example.com`), { path })
+    }
+    expect(authorized).toHaveLength(10)
+    for (const path of ["/auth/callback/credentials", "/api/auth/callback/credentials"]) {
+      const refused = await postSignIn(app, csrf, wrong("late@example.com"), { path })
+      expect(refused.headers.location).toMatch(/error=RateLimited/)
+    }
+    expect(authorized).toHaveLength(10)
+  })
+
+  it('with the default "memory" store each instance counts alone (as each process does)', async () => {
+    const { app, authorized } = twoMounts(undefined)
+    const csrf = await csrfOf(app)
+    for (let i = 0; i < 20; i += 1) {
+      const path = i % 2 === 0 ? "/auth/callback/credentials" : "/api/auth/callback/credentials"
+      const response = await postSignIn(app, csrf, wrong(`user${i}@example.com`), { path })
+      expect(response.headers.location).not.toMatch(/error=RateLimited/)
+    }
+    expect(authorized).toHaveLength(20)
+    const refused = await postSignIn(app, csrf, wrong("late@example.com"), { path: "/api/auth/callback/credentials" })
+    expect(refused.headers.location).toMatch(/error=RateLimited/)
   })
 })
 
