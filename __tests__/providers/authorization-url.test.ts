@@ -121,15 +121,23 @@ const expected: Record<string, Expected> = {
   zoom: { endpoint: "https://zoom.us/oauth/authorize", scope: "user:read:user" },
 }
 
-/** A `fetch` that answers only the discovery request of `issuer`; every other request is a test failure. */
-function discoveryFetch(issuer: string | undefined, authorizationEndpoint: string, calls: string[]): typeof fetch {
+/**
+ * A `fetch` that answers only the discovery request of `issuer` (its metadata naming `advertised` as the issuer, by
+ * default `issuer` itself); every other request is a test failure.
+ */
+function discoveryFetch(
+  issuer: string | undefined,
+  authorizationEndpoint: string,
+  calls: string[],
+  advertised = issuer,
+): typeof fetch {
   return async (input) => {
     const url = String(input instanceof Request ? input.url : input)
     calls.push(url)
     const wellKnown = issuer ? `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration` : undefined
     if (url !== wellKnown) return new Response("unexpected request", { status: 599 })
     const metadata = {
-      issuer,
+      issuer: advertised,
       authorization_endpoint: authorizationEndpoint,
       token_endpoint: `${new URL(authorizationEndpoint).origin}/token-x`,
       jwks_uri: `${new URL(authorizationEndpoint).origin}/jwks-x`,
@@ -223,4 +231,51 @@ describe.each(catalogue)("%s", (name) => {
     expect(byName.has("__Secure-authjs.nonce")).toBe(want.nonce === true)
     expect(byName.has("__Secure-authjs.session-token")).toBe(false)
   })
+})
+
+// Microsoft's multi-tenant endpoints name another issuer in their metadata than the URL they are fetched from: `common`
+// and `organizations` a template (`https://login.microsoftonline.com/{tenantid}/v2.0`), `consumers` the consumer
+// tenant's id. Gatehouse holds discovery to the exact configured issuer, so these are refused, not trusted; the README
+// says to set `tenantId` (multi-tenant sign-in is not supported yet).
+describe("microsoft-entra-id without a tenant of its own", () => {
+  const cases = [
+    ["common (the default)", undefined, "https://login.microsoftonline.com/{tenantid}/v2.0"],
+    ["organizations", "organizations", "https://login.microsoftonline.com/{tenantid}/v2.0"],
+    ["consumers", "consumers", "https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0"],
+  ] as const
+  test.each(cases)(
+    "%s: the issuer its metadata names is refused before the browser leaves",
+    async (_, tenantId, named) => {
+      const mod = (await import(join(providersDir, "microsoft-entra-id"))) as {
+        default: (options: object) => OAuthConfig
+      }
+      const issuer = `https://login.microsoftonline.com/${tenantId ?? "common"}/v2.0`
+      const calls: string[] = []
+      const provider = mod.default({
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        ...(tenantId ? { tenantId } : {}),
+        [customFetch]: discoveryFetch(
+          issuer,
+          `https://login.microsoftonline.com/${tenantId ?? "common"}/authorize-x`,
+          calls,
+          named,
+        ),
+      })
+      const logger = testLogger()
+      const { response, cookies } = await startSignIn(
+        { secret: SECRET, trustHost: true, providers: [provider], logger },
+        provider.id,
+      )
+      expect(calls).toEqual([`${issuer}/.well-known/openid-configuration`])
+      expect(response.status).toBe(302)
+      expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+      expect(cookies.map((c) => c.name).filter((n) => n.includes("pkce") || n.includes("state"))).toEqual([])
+      expect(logger.errors).toHaveLength(1)
+      expect(logger.errors[0]).toMatchObject({
+        name: "OAuthProtocolError",
+        cause: { attribute: "issuer", provider: "microsoft-entra-id" },
+      })
+    },
+  )
 })

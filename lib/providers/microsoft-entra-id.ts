@@ -28,7 +28,9 @@ export type MicrosoftEntraIDUserConfig<P extends MicrosoftEntraIDProfile = Micro
 
 /**
  * Microsoft Entra ID sign-in (`type: "oidc"`). The issuer is `https://login.microsoftonline.com/<tenant>/v2.0`, with
- * tenant `common` unless `tenantId` (or a full `issuer`) is given.
+ * tenant `common` unless `tenantId` (or a full `issuer`) is given. Give your tenant: the multi-tenant endpoints
+ * (`common`, `organizations`, `consumers`) name another issuer in their metadata, which discovery refuses (multi-tenant
+ * sign-in is not supported yet).
  *
  * @example
  * ```ts
