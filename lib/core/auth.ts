@@ -32,7 +32,8 @@ import {
   type ResponseInternal,
   type SerializedResult,
 } from "./response"
-import { CookieJar } from "./cookies/jar"
+import { CookieJar, serializeCookie, type OutgoingCookie } from "./cookies/jar"
+import { resolveCsrf } from "./csrf"
 import type { SessionCache } from "./session/cache"
 import { pageHeaders, renderErrorPage } from "./pages"
 import type { raw } from "../symbols"
@@ -159,15 +160,24 @@ export interface PipelineRequest {
 }
 
 async function run(input: PipelineRequest, config: ResolvedConfig, options: HandleOptions): Promise<Outcome> {
-  const { logger } = config
   let authRequest: AuthRequest
   try {
     authRequest = await parseRequestSource(input.source, config.basePath)
   } catch (error) {
-    logger.error(error as Error)
+    config.logger.error(error as Error)
     return json(400, "Bad request.")
   }
+  return answer(authRequest, input.webRequest, config, options)
+}
 
+/** The pipeline after parsing: callback-URL rules, context, route, and the error answers. */
+async function answer(
+  authRequest: AuthRequest,
+  webRequest: PipelineRequest["webRequest"],
+  config: ResolvedConfig,
+  options: HandleOptions,
+): Promise<Outcome> {
+  const { logger } = config
   const { origin, cookies } = requestOrigin(config, authRequest.url)
   // RD-12: an invalid explicit `callbackUrl` is the caller's mistake (400), not a server error.
   const explicit = authRequest.query.callbackUrl
@@ -187,7 +197,7 @@ async function run(input: PipelineRequest, config: ResolvedConfig, options: Hand
   const returnRedirect = authRequest.headers.has("X-Auth-Return-Redirect")
   let jar = new CookieJar()
   try {
-    const ctx = await createContext(config, authRequest, input.webRequest)
+    const ctx = await createContext(config, authRequest, webRequest)
     ctx.sessionCache = options.sessionCache
     if (options.clientIp !== undefined) ctx.clientIp = options.clientIp
     jar = ctx.jar
@@ -263,6 +273,91 @@ export async function handleAuthRequestSerialized(
   const input = request instanceof Request ? { source: sourceOfRequest(request), webRequest: request } : request
   const outcome = await run(input, config, options)
   return outcome instanceof Response ? outcome : serializeResult(outcome.result, outcome.jar)
+}
+
+/** The cookie-less session answer of one origin, as the pipeline gave it, and the CSRF cookie minted anew each time. */
+interface CookielessTemplate {
+  answer: SerializedResult
+  /** Where in `answer.headers` the CSRF cookie is, and its name and options; none when CSRF checks are skipped. */
+  csrf?: { at: number; name: string; options: OutgoingCookie["options"] }
+}
+
+const cookielessTemplates = new WeakMap<ResolvedConfig, Map<string, CookielessTemplate>>()
+/** Origins come from the `Host` header, which is the client's: the templates of one config stay bounded. */
+const MAX_TEMPLATE_ORIGINS = 64
+
+/**
+ * Answers `GET <basePath>/session` for a request without a query and without any `Cookie` header, given only its
+ * origin, so a framework layer need not read such a request any further. Nothing else of it can change the answer: no
+ * session cookie, no callback-url candidate and no CSRF cookie, so no user callback runs, and the answer is `null` with
+ * the base cookies (a fresh CSRF token, the callback URL set to the origin). The first such request of an origin goes
+ * through the context, route and session action like any other; its answer is kept (per config, at most 64 origins)
+ * and later ones get it again with a newly minted CSRF token ({@link cookielessSessionAnswer}).
+ *
+ * @example
+ * ```ts
+ * if (req.method === "GET" && req.headers.cookie === undefined && req.originalUrl === `${resolved.basePath}/session`) {
+ *   const answer = cookielessSessionAnswer(resolved, origin) ?? (await cookielessSessionRead(resolved, origin))
+ * }
+ * ```
+ */
+export async function cookielessSessionRead(
+  config: ResolvedConfig,
+  origin: string,
+  options: HandleOptions = {},
+): Promise<Response | SerializedResult> {
+  const url = new URL(`${origin}${config.basePath}/session`)
+  const authRequest: AuthRequest = {
+    method: "GET",
+    url,
+    action: "session",
+    headers: new Headers(),
+    query: {},
+    cookies: Object.create(null) as Record<string, string>,
+  }
+  const outcome = await answer(authRequest, () => new Request(url), config, options)
+  if (outcome instanceof Response) return outcome
+  const serialized = serializeResult(outcome.result, outcome.jar)
+  if (serialized.status === 200) keepTemplate(config, origin, serialized, outcome.jar)
+  return serialized
+}
+
+function keepTemplate(config: ResolvedConfig, origin: string, answer: SerializedResult, jar: CookieJar): void {
+  let template: CookielessTemplate = { answer }
+  if (!config.skipCSRFCheck) {
+    const { cookies } = requestOrigin(config, new URL(origin))
+    const { name, options } = cookies.csrfToken
+    const at = answer.headers.findIndex(([header, value]) => header === "Set-Cookie" && value.startsWith(`${name}=`))
+    // Without the CSRF cookie the answer is not the one this function expects: it is not kept.
+    if (at === -1 || !jar.list().some((cookie) => cookie.name === name)) return
+    template = { answer, csrf: { at, name, options } }
+  }
+  let byOrigin = cookielessTemplates.get(config)
+  if (!byOrigin) cookielessTemplates.set(config, (byOrigin = new Map()))
+  if (byOrigin.size >= MAX_TEMPLATE_ORIGINS) byOrigin.clear()
+  byOrigin.set(origin, template)
+}
+
+/**
+ * The answer of {@link cookielessSessionRead} without running the pipeline, once an answer for `origin` was kept:
+ * the same status, headers and body, with a CSRF token minted now. `undefined` until then.
+ *
+ * @example
+ * ```ts
+ * const answer = cookielessSessionAnswer(resolved, "https://app.example") ?? (await cookielessSessionRead(resolved, origin))
+ * ```
+ */
+export function cookielessSessionAnswer(config: ResolvedConfig, origin: string): SerializedResult | undefined {
+  const template = cookielessTemplates.get(config)?.get(origin)
+  if (!template) return undefined
+  const { status, body } = template.answer
+  const headers = template.answer.headers.map(([name, value]): [string, string] => [name, value])
+  if (template.csrf) {
+    const { at, name, options } = template.csrf
+    const { cookie } = resolveCsrf({ secret: config.secret, isPost: false })
+    headers[at] = ["Set-Cookie", serializeCookie({ name, value: cookie!, options })]
+  }
+  return { status, headers, body }
 }
 
 /**

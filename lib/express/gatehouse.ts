@@ -5,8 +5,14 @@
 import { AsyncLocalStorage } from "node:async_hooks"
 import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from "express"
 import { parseCookieHeader } from "../cookie-header"
-import { handleAuthRequest, handleAuthRequestSerialized } from "../core/auth"
+import {
+  cookielessSessionAnswer,
+  cookielessSessionRead,
+  handleAuthRequest,
+  handleAuthRequestSerialized,
+} from "../core/auth"
 import type { ResolvedConfig } from "../core/config/types"
+import type { ConfigRuntime } from "../core/gatehouse"
 import {
   serverSignIn,
   serverSignOut,
@@ -182,6 +188,34 @@ function callRequest(req: Request, resolved: ResolvedConfig): ServerCallRequest 
 }
 
 /**
+ * Whether `req` is `GET <base>/session` with no query and no `Cookie` header at all: an answer that depends on the
+ * origin only, so nothing else of the request is read (issue 16).
+ */
+function isCookielessSessionRead(req: Request, resolved: ResolvedConfig): boolean {
+  return req.method === "GET" && req.headers.cookie === undefined && req.originalUrl === `${resolved.basePath}/session`
+}
+
+/** The answer to a cookie-less session read: the one kept for its origin, else the pipeline's (which is then kept). */
+function cookielessAnswer(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
+  const origin = originOf(req, resolved.authUrl)
+  return (
+    cookielessSessionAnswer(resolved, origin) ??
+    cookielessSessionRead(resolved, origin, { sessionCache: runtime.sessionCache })
+  )
+}
+
+/** The pipeline's answer to any other request, read once (the Web `Request` is built only if a callback asks). */
+async function pipelineAnswer(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
+  const { bodyLimit } = runtime.config as ExpressAuthOptions
+  const parts = await readNodeRequest(req, { bodyLimit, authUrl: resolved.authUrl })
+  const source = sourceOfBytes(parts.method, parts.url, parts.headers, parts.body)
+  return handleAuthRequestSerialized({ source, webRequest: () => webRequestOf(parts) }, resolved, {
+    sessionCache: runtime.sessionCache,
+    clientIp: clientIpOf(req, resolved),
+  })
+}
+
+/**
  * Creates the Express flavour of the initializer from a config or a function of the request returning one.
  *
  * @example
@@ -220,14 +254,9 @@ function createInstance(input: ExpressConfigInput, withContext: boolean): Gateho
     const run = async () => {
       const runtime = await identity.runtime(req)
       const resolved = identity.mounted(req, runtime)
-      const { bodyLimit } = runtime.config as ExpressAuthOptions
-      // Read once; the Web Request only a callback may ask for (`authorize(credentials, request)`) is built on demand.
-      const parts = await readNodeRequest(req, { bodyLimit, authUrl: resolved.authUrl })
-      const source = sourceOfBytes(parts.method, parts.url, parts.headers, parts.body)
-      const answer = await handleAuthRequestSerialized({ source, webRequest: () => webRequestOf(parts) }, resolved, {
-        sessionCache: runtime.sessionCache,
-        clientIp: clientIpOf(req, resolved),
-      })
+      const answer = isCookielessSessionRead(req, resolved)
+        ? await cookielessAnswer(req, resolved, runtime)
+        : await pipelineAnswer(req, resolved, runtime)
       if (answer instanceof globalThis.Response) await sendWebResponse(answer, res)
       else sendSerialized(answer, res)
     }

@@ -7,6 +7,18 @@ export interface OutgoingCookie {
   options: SerializeOptions
 }
 
+/**
+ * The `Set-Cookie` value of a cookie: the one serialiser of every cookie the core sets.
+ *
+ * @example
+ * ```ts
+ * serializeCookie({ name: "a", value: "1", options: { path: "/" } }) // "a=1; Path=/"
+ * ```
+ */
+export function serializeCookie(cookie: OutgoingCookie): string {
+  return serialize(cookie.name, cookie.value, cookie.options)
+}
+
 function isDeletion(cookie: OutgoingCookie): boolean {
   return cookie.value === "" && cookie.options.maxAge === 0
 }
@@ -57,6 +69,6 @@ export class CookieJar {
   }
 
   toHeaders(): string[] {
-    return this.list().map((c) => serialize(c.name, c.value, c.options))
+    return this.list().map(serializeCookie)
   }
 }
