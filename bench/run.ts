@@ -192,6 +192,10 @@ async function main(): Promise<void> {
   const order: CaseId[] = only ? all.filter((id) => only.includes(id)) : all
   const has = (id: CaseId) => order.includes(id)
   const runs = new Map<CaseId, LoadResult[]>(order.map((id) => [id, []]))
+  // Server CPU (user + system, this process) per answered request of each timed run: in child mode the load generator
+  // is another process, so this is what the servers spent, whatever the client's share of the cores.
+  const cpu = new Map<CaseId, number[]>(order.map((id) => [id, []]))
+  const measureCpu = settings.loadgen === "child"
   // Statements and requests of (e) over its timed runs, a cross-check of the dedicated count below.
   const timed = { queries: 0, requests: 0 }
 
@@ -201,7 +205,10 @@ async function main(): Promise<void> {
     const sequence = round % 2 === 1 ? order : [...order].reverse()
     for (const id of sequence) {
       const before = db?.queries() ?? 0
+      const cpuBefore = process.cpuUsage()
       const result = await load(id, { duration: settings.duration })
+      const spent = process.cpuUsage(cpuBefore)
+      cpu.get(id)!.push((spent.user + spent.system) / Math.max(result.total, 1))
       if (id === "e") {
         timed.queries += db!.queries() - before
         timed.requests += result.total
@@ -213,7 +220,8 @@ async function main(): Promise<void> {
 
   const medians = new Map<CaseId, number>()
   console.log(
-    `${pad("case", 40)}${padLeft("median req/s", 14)}${padLeft("min", 9)}${padLeft("max", 9)}  non-2xx/errors  runs`,
+    `${pad("case", 40)}${padLeft("median req/s", 14)}${padLeft("min", 9)}${padLeft("max", 9)}  non-2xx/errors  ` +
+      `${measureCpu ? "server CPU µs/req  " : ""}runs`,
   )
   for (const id of order) {
     const results = runs.get(id)!
@@ -225,7 +233,8 @@ async function main(): Promise<void> {
     console.log(
       `${pad(`(${id}) ${server(id).label}`, 40)}${padLeft(Math.round(med).toString(), 14)}` +
         `${padLeft(Math.round(Math.min(...rps)).toString(), 9)}${padLeft(Math.round(Math.max(...rps)).toString(), 9)}` +
-        `  ${pad(`${bad}/${errors}`, 14)}  ${rps.map((r) => Math.round(r)).join(" ")}`,
+        `  ${pad(`${bad}/${errors}`, 14)}  ${measureCpu ? pad(Math.round(median(cpu.get(id)!)).toString(), 19) : ""}` +
+        `${rps.map((r) => Math.round(r)).join(" ")}`,
     )
   }
   console.log()
@@ -233,6 +242,8 @@ async function main(): Promise<void> {
   // The headline ratio is the median of the per-round ratios: the cases of one round run seconds apart, so a change in
   // background load between rounds cancels out. The ratio of the medians is printed beside it.
   const perRound = (x: CaseId, y: CaseId) => runs.get(x)!.map((r, i) => r.rps / runs.get(y)![i]!.rps)
+  // The same ratio from server CPU per request: the floor's cost over the case's, round by round (higher is faster).
+  const perRoundCpu = (x: CaseId, y: CaseId) => cpu.get(y)!.map((c, i) => c / cpu.get(x)![i]!)
   const verdict = (value: number, target: number | undefined) =>
     target === undefined ? "(no target)" : `target >= ${target.toFixed(2)}  ${value >= target ? "PASS" : "MISS"}`
   const ratios: { name: string; x: CaseId; y: CaseId; target?: number }[] = [
@@ -252,14 +263,19 @@ async function main(): Promise<void> {
       : []),
   ]
   const shown = ratios.filter((r) => has(r.x) && has(r.y))
-  console.log(`${pad("ratio", 36)}${padLeft("median", 7)}   ${pad("target", 27)}per round      of medians`)
+  console.log(
+    `${pad("ratio", 36)}${padLeft("median", 7)}   ${pad("target", 27)}${pad("per round", 15)}${pad("of medians", 12)}` +
+      `${measureCpu ? "by server CPU (per round)" : ""}`,
+  )
   for (const r of shown) {
     const rounds = perRound(r.x, r.y)
     const value = median(rounds)
     const ofMedians = medians.get(r.x)! / medians.get(r.y)!
+    const byCpu = perRoundCpu(r.x, r.y)
     console.log(
       `${pad(r.name, 36)}${padLeft(value.toFixed(3), 7)}   ${pad(verdict(value, r.target), 27)}` +
-        `${pad(rounds.map((v) => v.toFixed(2)).join(" "), 15)}${ofMedians.toFixed(3)}`,
+        `${pad(rounds.map((v) => v.toFixed(2)).join(" "), 15)}${pad(ofMedians.toFixed(3), 12)}` +
+        (measureCpu ? `${median(byCpu).toFixed(3)} (${byCpu.map((v) => v.toFixed(2)).join(" ")})` : ""),
     )
   }
   console.log()
