@@ -282,6 +282,9 @@ interface CookielessTemplate {
   csrf?: { at: number; name: string; options: OutgoingCookie["options"] }
 }
 
+/** A rate limit on reading the session would be a per-request effect a kept answer skips; then none is kept. */
+const limitedOnGet = (policyOf("session").rateLimits ?? []).some((entry) => entry.methods.includes("GET"))
+
 const cookielessTemplates = new WeakMap<ResolvedConfig, Map<string, CookielessTemplate>>()
 /** Origins come from the `Host` header, which is the client's: the templates of one config stay bounded. */
 const MAX_TEMPLATE_ORIGINS = 64
@@ -318,7 +321,7 @@ export async function cookielessSessionRead(
   const outcome = await answer(authRequest, () => new Request(url), config, options)
   if (outcome instanceof Response) return outcome
   const serialized = serializeResult(outcome.result, outcome.jar)
-  if (serialized.status === 200) keepTemplate(config, origin, serialized, outcome.jar)
+  if (serialized.status === 200 && !limitedOnGet) keepTemplate(config, origin, serialized, outcome.jar)
   return serialized
 }
 
