@@ -3,6 +3,7 @@
 // the flow (the token it hands out is accepted).
 import request from "supertest"
 import { ExpressAuth, Gatehouse } from "../../lib"
+import { MemoryAdapter } from "../../lib/adapters/memory"
 import { skipCSRFCheck } from "../../lib/core"
 import type { AuthConfig } from "../../lib/core/types"
 import { SECRET, authConfig, cookieHeader, cookieJar, versions, type ExpressFactory } from "./apps"
@@ -51,6 +52,14 @@ const scenarios: Scenario[] = [
     origin: "https://app.test",
     csrfName: "__Host-authjs.csrf-token",
     trustProxy: true,
+  },
+  {
+    name: "with database sessions",
+    config: { adapter: MemoryAdapter(), session: { strategy: "database" } },
+    mount: "/auth",
+    headers: { Host: "app.test" },
+    origin: "http://app.test",
+    csrfName: "authjs.csrf-token",
   },
   {
     name: "under another mount path, with cookie options of the app's",

@@ -321,18 +321,19 @@ export async function cookielessSessionRead(
   const outcome = await answer(authRequest, () => new Request(url), config, options)
   if (outcome instanceof Response) return outcome
   const serialized = serializeResult(outcome.result, outcome.jar)
-  if (serialized.status === 200 && !limitedOnGet) keepTemplate(config, origin, serialized, outcome.jar)
+  if (serialized.status === 200 && !limitedOnGet) keepTemplate(config, origin, serialized)
   return serialized
 }
 
-function keepTemplate(config: ResolvedConfig, origin: string, answer: SerializedResult, jar: CookieJar): void {
+function keepTemplate(config: ResolvedConfig, origin: string, serialized: SerializedResult): void {
+  // A copy: the caller writes `serialized` and may do what it likes with it.
+  const answer = { ...serialized, headers: serialized.headers.map(([n, v]): [string, string] => [n, v]) }
   let template: CookielessTemplate = { answer }
   if (!config.skipCSRFCheck) {
-    const { cookies } = requestOrigin(config, new URL(origin))
-    const { name, options } = cookies.csrfToken
+    const { name, options } = requestOrigin(config, new URL(origin)).cookies.csrfToken
     const at = answer.headers.findIndex(([header, value]) => header === "Set-Cookie" && value.startsWith(`${name}=`))
     // Without the CSRF cookie the answer is not the one this function expects: it is not kept.
-    if (at === -1 || !jar.list().some((cookie) => cookie.name === name)) return
+    if (at === -1) return
     template = { answer, csrf: { at, name, options } }
   }
   let byOrigin = cookielessTemplates.get(config)
