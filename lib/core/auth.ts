@@ -32,7 +32,8 @@ import {
   type ResponseInternal,
   type SerializedResult,
 } from "./response"
-import { CookieJar, serializeCookie, type OutgoingCookie } from "./cookies/jar"
+import { CookieJar, serializeCookie } from "./cookies/jar"
+import type { CookielessAnswer, CookielessAnswers } from "./cookieless"
 import { resolveCsrf } from "./csrf"
 import type { SessionCache } from "./session/cache"
 import { pageHeaders, renderErrorPage } from "./pages"
@@ -143,6 +144,8 @@ type Outcome = { result: AuthResult; jar: CookieJar } | Response
 export interface HandleOptions {
   /** The decrypted-session cache of the runtime that owns `config`. */
   sessionCache?: SessionCache
+  /** The runtime's store of cookie-less session answers ({@link cookielessSessionRead} keeps one there). */
+  cookielessAnswers?: CookielessAnswers
   /**
    * The client IP the framework resolved (Express: `req.ip`, which honours `trust proxy`), `null` for none. Unset:
    * `rateLimit.ip(request)` is asked.
@@ -275,32 +278,24 @@ export async function handleAuthRequestSerialized(
   return outcome instanceof Response ? outcome : serializeResult(outcome.result, outcome.jar)
 }
 
-/** The cookie-less session answer of one origin, as the pipeline gave it, and the CSRF cookie minted anew each time. */
-interface CookielessTemplate {
-  answer: SerializedResult
-  /** Where in `answer.headers` the CSRF cookie is, and its name and options; none when CSRF checks are skipped. */
-  csrf?: { at: number; name: string; options: OutgoingCookie["options"] }
-}
-
 /** A rate limit on reading the session would be a per-request effect a kept answer skips; then none is kept. */
 const limitedOnGet = (policyOf("session").rateLimits ?? []).some((entry) => entry.methods.includes("GET"))
-
-const cookielessTemplates = new WeakMap<ResolvedConfig, Map<string, CookielessTemplate>>()
-/** Origins come from the `Host` header, which is the client's: the templates of one config stay bounded. */
-const MAX_TEMPLATE_ORIGINS = 64
 
 /**
  * Answers `GET <basePath>/session` for a request without a query and without any `Cookie` header, given only its
  * origin, so a framework layer need not read such a request any further. Nothing else of it can change the answer: no
  * session cookie, no callback-url candidate and no CSRF cookie, so no user callback runs, and the answer is `null` with
  * the base cookies (a fresh CSRF token, the callback URL set to the origin). The first such request of an origin goes
- * through the context, route and session action like any other; its answer is kept (per config, at most 64 origins)
- * and later ones get it again with a newly minted CSRF token ({@link cookielessSessionAnswer}).
+ * through the context, route and session action like any other; its answer is kept in `options.cookielessAnswers` (the
+ * runtime's store) and later ones get it again with a newly minted CSRF token ({@link cookielessSessionAnswer}).
  *
  * @example
  * ```ts
  * if (req.method === "GET" && req.headers.cookie === undefined && req.originalUrl === `${resolved.basePath}/session`) {
- *   const answer = cookielessSessionAnswer(resolved, origin) ?? (await cookielessSessionRead(resolved, origin))
+ *   const { cookielessAnswers } = runtime
+ *   const answer =
+ *     cookielessSessionAnswer(resolved, origin, cookielessAnswers) ??
+ *     (await cookielessSessionRead(resolved, origin, { cookielessAnswers }))
  * }
  * ```
  */
@@ -321,43 +316,46 @@ export async function cookielessSessionRead(
   const outcome = await answer(authRequest, () => new Request(url), config, options)
   if (outcome instanceof Response) return outcome
   const serialized = serializeResult(outcome.result, outcome.jar)
-  if (serialized.status === 200 && !limitedOnGet) keepTemplate(config, origin, serialized)
+  if (serialized.status === 200 && !limitedOnGet && options.cookielessAnswers) {
+    keepAnswer(config, origin, serialized, options.cookielessAnswers)
+  }
   return serialized
 }
 
-function keepTemplate(config: ResolvedConfig, origin: string, serialized: SerializedResult): void {
+function keepAnswer(config: ResolvedConfig, origin: string, serialized: SerializedResult, into: CookielessAnswers) {
   // A copy: the caller writes `serialized` and may do what it likes with it.
   const answer = { ...serialized, headers: serialized.headers.map(([n, v]): [string, string] => [n, v]) }
-  let template: CookielessTemplate = { answer }
+  let kept: CookielessAnswer = { answer }
   if (!config.skipCSRFCheck) {
     const { name, options } = requestOrigin(config, new URL(origin)).cookies.csrfToken
     const at = answer.headers.findIndex(([header, value]) => header === "Set-Cookie" && value.startsWith(`${name}=`))
     // Without the CSRF cookie the answer is not the one this function expects: it is not kept.
     if (at === -1) return
-    template = { answer, csrf: { at, name, options } }
+    kept = { answer, csrf: { at, name, options } }
   }
-  let byOrigin = cookielessTemplates.get(config)
-  if (!byOrigin) cookielessTemplates.set(config, (byOrigin = new Map()))
-  if (byOrigin.size >= MAX_TEMPLATE_ORIGINS) byOrigin.clear()
-  byOrigin.set(origin, template)
+  into.set(config.basePath, origin, kept)
 }
 
 /**
- * The answer of {@link cookielessSessionRead} without running the pipeline, once an answer for `origin` was kept:
+ * The answer of {@link cookielessSessionRead} without running the pipeline, once one for `origin` was kept in `answers`:
  * the same status, headers and body, with a CSRF token minted now. `undefined` until then.
  *
  * @example
  * ```ts
- * const answer = cookielessSessionAnswer(resolved, "https://app.example") ?? (await cookielessSessionRead(resolved, origin))
+ * const answer = cookielessSessionAnswer(resolved, "https://app.example", runtime.cookielessAnswers)
  * ```
  */
-export function cookielessSessionAnswer(config: ResolvedConfig, origin: string): SerializedResult | undefined {
-  const template = cookielessTemplates.get(config)?.get(origin)
-  if (!template) return undefined
-  const { status, body } = template.answer
-  const headers = template.answer.headers.map(([name, value]): [string, string] => [name, value])
-  if (template.csrf) {
-    const { at, name, options } = template.csrf
+export function cookielessSessionAnswer(
+  config: ResolvedConfig,
+  origin: string,
+  answers: CookielessAnswers,
+): SerializedResult | undefined {
+  const kept = answers.get(config.basePath, origin)
+  if (!kept) return undefined
+  const { status, body } = kept.answer
+  const headers = kept.answer.headers.map(([name, value]): [string, string] => [name, value])
+  if (kept.csrf) {
+    const { at, name, options } = kept.csrf
     const { cookie } = resolveCsrf({ secret: config.secret, isPost: false })
     headers[at] = ["Set-Cookie", serializeCookie({ name, value: cookie!, options })]
   }

@@ -3,6 +3,7 @@
  * request-derived caches that belong next to it (never inside the frozen `ResolvedConfig`).
  */
 import { createLogger } from "../logger"
+import { createCookielessAnswers, type CookielessAnswers } from "./cookieless"
 import type { InternalProvider } from "./config/providers"
 import { resolveConfig, type ResolveOptions } from "./config/resolve"
 import type { ResolvedConfig } from "./config/types"
@@ -20,6 +21,8 @@ export interface ConfigRuntime {
   readonly explicitBasePath: boolean
   /** Decrypted session tokens of this config, keyed by cookie value. */
   readonly sessionCache: SessionCache
+  /** The kept answers of cookie-less session reads, by base path and origin (issue 16). */
+  readonly cookielessAnswers: CookielessAnswers
   /** In-flight refreshes and back-offs of `getAccessToken()` for this config in this process. */
   readonly refresh: RefreshState
   /** The resolved config served under another base path (the mount path), derived once per base. */
@@ -48,6 +51,7 @@ export function createConfigRuntime(
     resolved,
     explicitBasePath: config.basePath !== undefined,
     sessionCache,
+    cookielessAnswers: createCookielessAnswers(),
     refresh: createRefreshState(),
     at(basePath) {
       if (basePath === resolved.basePath) return resolved

@@ -198,9 +198,10 @@ function isCookielessSessionRead(req: Request, resolved: ResolvedConfig): boolea
 /** The answer to a cookie-less session read: the one kept for its origin, else the pipeline's (which is then kept). */
 function cookielessAnswer(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
   const origin = originOf(req, resolved.authUrl)
+  const { sessionCache, cookielessAnswers } = runtime
   return (
-    cookielessSessionAnswer(resolved, origin) ??
-    cookielessSessionRead(resolved, origin, { sessionCache: runtime.sessionCache })
+    cookielessSessionAnswer(resolved, origin, cookielessAnswers) ??
+    cookielessSessionRead(resolved, origin, { sessionCache, cookielessAnswers })
   )
 }
 
