@@ -5,14 +5,8 @@
 import { AsyncLocalStorage } from "node:async_hooks"
 import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from "express"
 import { parseCookieHeader } from "../cookie-header"
-import {
-  cookielessSessionAnswer,
-  cookielessSessionRead,
-  handleAuthRequest,
-  handleAuthRequestSerialized,
-} from "../core/auth"
+import { handleAuthRequest } from "../core/auth"
 import type { ResolvedConfig } from "../core/config/types"
-import type { ConfigRuntime } from "../core/gatehouse"
 import {
   serverSignIn,
   serverSignOut,
@@ -25,7 +19,6 @@ import {
 } from "../core/server-calls"
 import type { Session } from "../core/types"
 import { requestOrigin } from "../core/context"
-import { sourceOfBytes } from "../core/request"
 import {
   deletePasskey,
   listPasskeys,
@@ -35,19 +28,14 @@ import {
 } from "../core/webauthn/manage"
 import { MissingRequestContext } from "../errors"
 import { resetAccountLimits } from "../core/rate-limit/enforce"
-import { readNodeRequest, sendSerialized, sendWebResponse, webRequestOf } from "./convert"
+import { answerAuthRequest, clientIpOf, type ExpressAuthOptions } from "./answer"
+import { sendSerialized, sendWebResponse } from "./convert"
 import { attachSession, gate, type GateOptions } from "./guard"
 import { createIdentity, type ExpressConfigInput, type Identity } from "./identity"
 import { originOf } from "./origin"
 import { createSessionManagement, type SessionManagement } from "./session-management"
 
-export type { AuthorizationParams, PasskeyInfo, SignInOptions, SignOutOptions }
-
-/** Options of the Express flavour beyond the core config. */
-export interface ExpressAuthOptions {
-  /** Largest request body read from the stream, in bytes. Default 102400. */
-  bodyLimit?: number
-}
+export type { AuthorizationParams, ExpressAuthOptions, PasskeyInfo, SignInOptions, SignOutOptions }
 
 /** A request as `auth(handler)` hands it over: the session read for it is on `req.auth`. */
 export type AuthenticatedHandler = (
@@ -156,15 +144,6 @@ function appendCookies(res: ExpressResponse, cookies: string[], resolved: Resolv
   res.setHeader("set-cookie", [...list, ...cookies])
 }
 
-/**
- * The client IP of an Express request for the rate limits: `rateLimit.ip(req)` when configured, else `req.ip`, which
- * follows the app's `trust proxy` (so a spoofed `X-Forwarded-For` counts only from a trusted hop).
- */
-function clientIpOf(req: Request, resolved: ResolvedConfig): string | null {
-  const custom = resolved.rateLimit.ip
-  return (custom ? custom(req) : req.ip) ?? null
-}
-
 function callRequest(req: Request, resolved: ResolvedConfig): ServerCallRequest {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
@@ -185,35 +164,6 @@ function callRequest(req: Request, resolved: ResolvedConfig): ServerCallRequest 
     body: req.body as unknown,
     clientIp: clientIpOf(req, resolved),
   }
-}
-
-/**
- * Whether `req` is `GET <base>/session` with no query and no `Cookie` header at all: an answer that depends on the
- * origin only, so nothing else of the request is read (issue 16).
- */
-function isCookielessSessionRead(req: Request, resolved: ResolvedConfig): boolean {
-  return req.method === "GET" && req.headers.cookie === undefined && req.originalUrl === `${resolved.basePath}/session`
-}
-
-/** The answer to a cookie-less session read: the one kept for its origin, else the pipeline's (which is then kept). */
-function cookielessAnswer(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
-  const origin = originOf(req, resolved.authUrl)
-  const { sessionCache, cookielessAnswers } = runtime
-  return (
-    cookielessSessionAnswer(resolved, origin, cookielessAnswers) ??
-    cookielessSessionRead(resolved, origin, { sessionCache, cookielessAnswers })
-  )
-}
-
-/** The pipeline's answer to any other request, read once (the Web `Request` is built only if a callback asks). */
-async function pipelineAnswer(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
-  const { bodyLimit } = runtime.config as ExpressAuthOptions
-  const parts = await readNodeRequest(req, { bodyLimit, authUrl: resolved.authUrl })
-  const source = sourceOfBytes(parts.method, parts.url, parts.headers, parts.body)
-  return handleAuthRequestSerialized({ source, webRequest: () => webRequestOf(parts) }, resolved, {
-    sessionCache: runtime.sessionCache,
-    clientIp: clientIpOf(req, resolved),
-  })
 }
 
 /**
@@ -255,9 +205,7 @@ function createInstance(input: ExpressConfigInput, withContext: boolean): Gateho
     const run = async () => {
       const runtime = await identity.runtime(req)
       const resolved = identity.mounted(req, runtime)
-      const answer = isCookielessSessionRead(req, resolved)
-        ? await cookielessAnswer(req, resolved, runtime)
-        : await pipelineAnswer(req, resolved, runtime)
+      const answer = await answerAuthRequest(req, resolved, runtime)
       if (answer instanceof globalThis.Response) await sendWebResponse(answer, res)
       else sendSerialized(answer, res)
     }

@@ -1,0 +1,69 @@
+/**
+ * How the Express layer answers a request under its mount: a cookie-less session read from the runtime's kept answer,
+ * anything else through the core pipeline, reading the Node request once.
+ */
+import type { Request } from "express"
+import { cookielessSessionAnswer, cookielessSessionRead, handleAuthRequestSerialized } from "../core/auth"
+import type { ResolvedConfig } from "../core/config/types"
+import type { ConfigRuntime } from "../core/gatehouse"
+import { sourceOfBytes } from "../core/request"
+import { readNodeRequest, webRequestOf } from "./convert"
+import { originOf } from "./origin"
+
+/** Options of the Express flavour beyond the core config. */
+export interface ExpressAuthOptions {
+  /** Largest request body read from the stream, in bytes. Default 102400. */
+  bodyLimit?: number
+}
+
+/**
+ * The client IP of an Express request for the rate limits: `rateLimit.ip(req)` when configured, else `req.ip`, which
+ * follows the app's `trust proxy` (so a spoofed `X-Forwarded-For` counts only from a trusted hop).
+ */
+export function clientIpOf(req: Request, resolved: ResolvedConfig): string | null {
+  const custom = resolved.rateLimit.ip
+  return (custom ? custom(req) : req.ip) ?? null
+}
+
+/**
+ * Whether `req` is `GET <base>/session` with no query and no `Cookie` header at all: an answer that depends on the
+ * origin only, so nothing else of the request is read (issue 16).
+ */
+function isCookielessSessionRead(req: Request, resolved: ResolvedConfig): boolean {
+  return req.method === "GET" && req.headers.cookie === undefined && req.originalUrl === `${resolved.basePath}/session`
+}
+
+/** The answer to a cookie-less session read: the one kept for its origin, else the pipeline's (which is then kept). */
+function cookielessAnswer(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
+  const origin = originOf(req, resolved.authUrl)
+  const { sessionCache, cookielessAnswers } = runtime
+  return (
+    cookielessSessionAnswer(resolved, origin, cookielessAnswers) ??
+    cookielessSessionRead(resolved, origin, { sessionCache, cookielessAnswers })
+  )
+}
+
+/** The pipeline's answer to any other request, read once (the Web `Request` is built only if a callback asks). */
+async function pipelineAnswer(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
+  const { bodyLimit } = runtime.config as ExpressAuthOptions
+  const parts = await readNodeRequest(req, { bodyLimit, authUrl: resolved.authUrl })
+  const source = sourceOfBytes(parts.method, parts.url, parts.headers, parts.body)
+  return handleAuthRequestSerialized({ source, webRequest: () => webRequestOf(parts) }, resolved, {
+    sessionCache: runtime.sessionCache,
+    clientIp: clientIpOf(req, resolved),
+  })
+}
+
+/**
+ * The answer to a request that reached the auth handlers: serialised, or a Web `Response` (errors, streamed pages).
+ *
+ * @example
+ * ```ts
+ * const answer = await answerAuthRequest(req, identity.mounted(req, runtime), runtime)
+ * ```
+ */
+export function answerAuthRequest(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
+  return isCookielessSessionRead(req, resolved)
+    ? cookielessAnswer(req, resolved, runtime)
+    : pipelineAnswer(req, resolved, runtime)
+}
