@@ -6,7 +6,7 @@ import { ExpressAuth, Gatehouse } from "../../lib"
 import { MemoryAdapter } from "../../lib/adapters/memory"
 import { skipCSRFCheck } from "../../lib/core"
 import type { AuthConfig } from "../../lib/core/types"
-import { SECRET, authConfig, cookieHeader, cookieJar, versions, type ExpressFactory } from "./apps"
+import { SECRET, authConfig, cookieHeader, cookieJar, signIn, versions, type ExpressFactory } from "./apps"
 
 const setCookies = (headers: Record<string, unknown>): string[] => {
   const value = headers["set-cookie"]
@@ -126,13 +126,13 @@ describe.each(versions)("a cookie-less GET /auth/session on %s", (_name, express
     expect(csrf.body).toEqual({ csrfToken: token })
     expect(setCookies(csrf.headers).filter((l) => l.startsWith("authjs.csrf-token="))).toEqual([])
 
-    const signIn = await request(app)
+    const signedIn = await request(app)
       .post("/auth/callback/credentials")
       .set("Cookie", cookieHeader(jar))
       .type("form")
       .send({ csrfToken: token, username: "ada", password: "pw" })
-    expect(signIn.status).toBe(302)
-    expect(setCookies(signIn.headers).some((l) => l.startsWith("authjs.session-token="))).toBe(true)
+    expect(signedIn.status).toBe(302)
+    expect(setCookies(signedIn.headers).some((l) => l.startsWith("authjs.session-token="))).toBe(true)
 
     // A token the secret did not sign is still refused.
     const forged = `${"a".repeat(64)}|${"b".repeat(64)}`
@@ -183,9 +183,9 @@ describe.each(versions)("a cookie-less GET /auth/session on %s", (_name, express
       .set("Cookie", `authjs.callback-url=${encodeURIComponent("http://app.test/back")}`)
     expect(await callback(withCallbackCookie)).toBe("(none)")
 
-    const jar = await (await import("./apps")).signIn(app)
-    const signedIn = await request(app).get("/auth/session").set("Cookie", cookieHeader(jar))
-    expect(signedIn.body).toMatchObject({ user: { name: "Ada", email: "ada@x.test" } })
+    const jar = await signIn(app)
+    const read = await request(app).get("/auth/session").set("Cookie", cookieHeader(jar))
+    expect(read.body).toMatchObject({ user: { name: "Ada", email: "ada@x.test" } })
   })
 
   it("with CSRF checks skipped (a framework's choice) answers without a CSRF cookie", async () => {

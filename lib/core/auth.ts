@@ -175,16 +175,13 @@ const limitedOnGet = (policyOf("session").rateLimits ?? []).some((entry) => entr
  * origin, so a framework layer need not read such a request any further. Nothing else of it can change the answer: no
  * session cookie, no callback-url candidate and no CSRF cookie, so no user callback runs, and the answer is `null` with
  * the base cookies (a fresh CSRF token, the callback URL set to the origin). The first such request of an origin goes
- * through the context, route and session action like any other; its answer is kept in `options.cookielessAnswers` (the
- * runtime's store) and later ones get it again with a newly minted CSRF token ({@link cookielessSessionAnswer}).
+ * through the context, route and session action like any other, and its answer is kept in
+ * `options.cookielessAnswers` (the runtime's store); later ones get a copy with a newly minted CSRF token.
  *
  * @example
  * ```ts
  * if (req.method === "GET" && req.headers.cookie === undefined && req.originalUrl === `${resolved.basePath}/session`) {
- *   const { cookielessAnswers } = runtime
- *   const answer =
- *     cookielessSessionAnswer(resolved, origin, cookielessAnswers) ??
- *     (await cookielessSessionRead(resolved, origin, { cookielessAnswers }))
+ *   const answer = await cookielessSessionRead(resolved, origin, { cookielessAnswers: runtime.cookielessAnswers })
  * }
  * ```
  */
@@ -193,6 +190,9 @@ export async function cookielessSessionRead(
   origin: string,
   options: HandleOptions = {},
 ): Promise<Response | SerializedResult> {
+  const store = options.cookielessAnswers
+  const known = store?.get(config.basePath, origin)
+  if (known) return fromKept(config, known)
   const url = new URL(`${origin}${config.basePath}/session`)
   const authRequest: AuthRequest = {
     method: "GET",
@@ -205,42 +205,23 @@ export async function cookielessSessionRead(
   const outcome = await answer(authRequest, () => new Request(url), config, options)
   if (outcome instanceof Response) return outcome
   const serialized = serializeResult(outcome.result, outcome.jar)
-  if (serialized.status === 200 && !limitedOnGet && options.cookielessAnswers) {
-    keepAnswer(config, origin, serialized, options.cookielessAnswers)
-  }
-  return serialized
+  const kept = store && serialized.status === 200 && !limitedOnGet ? keep(config, origin, serialized) : undefined
+  if (!kept) return serialized
+  store!.set(config.basePath, origin, kept)
+  return fromKept(config, kept)
 }
 
-function keepAnswer(config: ResolvedConfig, origin: string, serialized: SerializedResult, into: CookielessAnswers) {
-  // A copy: the caller writes `serialized` and may do what it likes with it.
-  const answer = { ...serialized, headers: serialized.headers.map(([n, v]): [string, string] => [n, v]) }
-  let kept: CookielessAnswer = { answer }
-  if (!config.skipCSRFCheck) {
-    const { name, options } = requestOrigin(config, new URL(origin)).cookies.csrfToken
-    const at = answer.headers.findIndex(([header, value]) => header === "Set-Cookie" && value.startsWith(`${name}=`))
-    // Without the CSRF cookie the answer is not the one this function expects: it is not kept.
-    if (at === -1) return
-    kept = { answer, csrf: { at, name, options } }
-  }
-  into.set(config.basePath, origin, kept)
+/** What is kept of an answer: the answer and where its CSRF cookie is; `undefined` when it has none it should. */
+function keep(config: ResolvedConfig, origin: string, answer: SerializedResult): CookielessAnswer | undefined {
+  if (config.skipCSRFCheck) return { answer }
+  const { name, options } = requestOrigin(config, new URL(origin)).cookies.csrfToken
+  const at = answer.headers.findIndex(([header, value]) => header === "Set-Cookie" && value.startsWith(`${name}=`))
+  // Without the CSRF cookie the answer is not the one this function expects: it is not kept.
+  return at === -1 ? undefined : { answer, csrf: { at, name, options } }
 }
 
-/**
- * The answer of {@link cookielessSessionRead} without running the pipeline, once one for `origin` was kept in `answers`:
- * the same status, headers and body, with a CSRF token minted now. `undefined` until then.
- *
- * @example
- * ```ts
- * const answer = cookielessSessionAnswer(resolved, "https://app.example", runtime.cookielessAnswers)
- * ```
- */
-export function cookielessSessionAnswer(
-  config: ResolvedConfig,
-  origin: string,
-  answers: CookielessAnswers,
-): SerializedResult | undefined {
-  const kept = answers.get(config.basePath, origin)
-  if (!kept) return undefined
+/** A copy of a kept answer (the caller may change it) with a CSRF token minted now. */
+function fromKept(config: ResolvedConfig, kept: CookielessAnswer): SerializedResult {
   const { status, body } = kept.answer
   const headers = kept.answer.headers.map(([name, value]): [string, string] => [name, value])
   if (kept.csrf) {

@@ -3,7 +3,7 @@
  * anything else through the core pipeline, reading the Node request once.
  */
 import type { Request } from "express"
-import { cookielessSessionAnswer, cookielessSessionRead, handleAuthRequestSerialized } from "../core/auth"
+import { cookielessSessionRead, handleAuthRequestSerialized } from "../core/auth"
 import type { ResolvedConfig } from "../core/config/types"
 import type { ConfigRuntime } from "../core/gatehouse"
 import { sourceOfBytes } from "../core/request"
@@ -27,20 +27,10 @@ export function clientIpOf(req: Request, resolved: ResolvedConfig): string | nul
 
 /**
  * Whether `req` is `GET <base>/session` with no query and no `Cookie` header at all: an answer that depends on the
- * origin only, so nothing else of the request is read (issue 16).
+ * origin only, so nothing else of the request is read (issue 16); the runtime keeps it per origin.
  */
 function isCookielessSessionRead(req: Request, resolved: ResolvedConfig): boolean {
   return req.method === "GET" && req.headers.cookie === undefined && req.originalUrl === `${resolved.basePath}/session`
-}
-
-/** The answer to a cookie-less session read: the one kept for its origin, else the pipeline's (which is then kept). */
-function cookielessAnswer(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
-  const origin = originOf(req, resolved.authUrl)
-  const { sessionCache, cookielessAnswers } = runtime
-  return (
-    cookielessSessionAnswer(resolved, origin, cookielessAnswers) ??
-    cookielessSessionRead(resolved, origin, { sessionCache, cookielessAnswers })
-  )
 }
 
 /** The pipeline's answer to any other request, read once (the Web `Request` is built only if a callback asks). */
@@ -64,6 +54,9 @@ async function pipelineAnswer(req: Request, resolved: ResolvedConfig, runtime: C
  */
 export function answerAuthRequest(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
   return isCookielessSessionRead(req, resolved)
-    ? cookielessAnswer(req, resolved, runtime)
+    ? cookielessSessionRead(resolved, originOf(req, resolved.authUrl), {
+        sessionCache: runtime.sessionCache,
+        cookielessAnswers: runtime.cookielessAnswers,
+      })
     : pipelineAnswer(req, resolved, runtime)
 }
