@@ -265,8 +265,10 @@ async function main(): Promise<void> {
       : []),
   ]
   const shown = ratios.filter((r) => has(r.x) && has(r.y))
+  // Wide enough for every round's ratio ("0.00 " each) and a space before the next column.
+  const roundsWidth = Math.max(15, settings.rounds * 5 + 1)
   console.log(
-    `${pad("ratio", 36)}${padLeft("median", 7)}   ${pad("target", 27)}${pad("per round", 15)}${pad("of medians", 12)}` +
+    `${pad("ratio", 36)}${padLeft("median", 7)}   ${pad("target", 27)}${pad("per round", roundsWidth)}${pad("of medians", 12)}` +
       `${measureCpu ? "by server CPU (per round)" : ""}`,
   )
   for (const r of shown) {
@@ -276,7 +278,7 @@ async function main(): Promise<void> {
     const byCpu = perRoundCpu(r.x, r.y)
     console.log(
       `${pad(r.name, 36)}${padLeft(value.toFixed(3), 7)}   ${pad(verdict(value, r.target), 27)}` +
-        `${pad(rounds.map((v) => v.toFixed(2)).join(" "), 15)}${pad(ofMedians.toFixed(3), 12)}` +
+        `${pad(rounds.map((v) => v.toFixed(2)).join(" "), roundsWidth)}${pad(ofMedians.toFixed(3), 12)}` +
         (measureCpu ? `${median(byCpu).toFixed(3)} (${byCpu.map((v) => v.toFixed(2)).join(" ")})` : ""),
     )
   }
