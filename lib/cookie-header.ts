@@ -62,12 +62,16 @@ export interface StoredSessionCookie {
 export function readSessionCookie(cookies: Record<string, string>, name: string): StoredSessionCookie {
   const chunks: [number, string][] = []
   const present: string[] = []
-  for (const [cookieName, value] of Object.entries(cookies)) {
+  const chunkPrefix = `${name}.`
+  // Own keys only (`for...in` without building an entries array: this runs on every session read).
+  for (const cookieName in cookies) {
+    if (!Object.hasOwn(cookies, cookieName)) continue
     if (cookieName === name) {
       present.push(cookieName)
       continue
     }
-    if (!cookieName.startsWith(`${name}.`)) continue
+    if (!cookieName.startsWith(chunkPrefix)) continue
+    const value = cookies[cookieName]!
     const suffix = cookieName.slice(name.length + 1)
     // A chunk suffix is a canonical decimal index (no sign, no leading zeros), as the writer emits them.
     if (!/^(?:0|[1-9][0-9]{0,3})$/.test(suffix)) continue

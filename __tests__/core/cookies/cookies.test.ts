@@ -73,4 +73,24 @@ describe("session cookie chunking", () => {
     expect(readSessionCookie({ "s.0": "a", "s.2": "c" }, "s").value).toBeUndefined()
     expect(readSessionCookie({ "s.x": "a", sx: "b" }, "s")).toEqual({ value: undefined, present: [] })
   })
+
+  it("reads only the record's own cookies, never an inherited (polluted) one", () => {
+    const cookies = Object.assign(Object.create({ "s.0": "inherited" }) as Record<string, string>, { s: "own" })
+    expect(readSessionCookie(cookies, "s")).toEqual({ value: "own", present: ["s"] })
+  })
+})
+
+describe("CookieJar", () => {
+  it("keeps a cookie set with setKeptOnError through discardSets, until it is set again", () => {
+    const jar = new CookieJar()
+    expect(jar.toHeaders()).toEqual([])
+    jar.set("plain", "1", { path: "/" })
+    jar.setKeptOnError("kept", "2", { path: "/" })
+    jar.delete("gone", { path: "/" })
+    jar.discardSets()
+    expect(jar.list().map((c) => c.name)).toEqual(["kept", "gone"])
+    jar.set("kept", "3", { path: "/" })
+    jar.discardSets()
+    expect(jar.toHeaders()).toEqual(["gone=; Max-Age=0; Path=/"])
+  })
 })

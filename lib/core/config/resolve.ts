@@ -162,6 +162,8 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     jwt,
     callbacks: Object.freeze({ ...defaultCallbacks, ...stripUndefined(config.callbacks ?? {}) }),
     hasJwtCallback: typeof config.callbacks?.jwt === "function",
+    // As the event wrapper decides: a falsy handler is no handler.
+    hasSessionEvent: Boolean(config.events?.session),
     userAuthorized: config.callbacks?.authorized,
     events,
     pages: Object.freeze({ ...(config.pages ?? {}) }),

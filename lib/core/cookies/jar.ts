@@ -35,17 +35,18 @@ function isDeletion(cookie: OutgoingCookie): boolean {
  */
 export class CookieJar {
   readonly #cookies = new Map<string, OutgoingCookie>()
-  readonly #keptOnError = new Set<string>()
+  // Made on first use: most jars (every session read) never keep a cookie on error.
+  #keptOnError: Set<string> | undefined
 
   set(name: string, value: string, options: SerializeOptions): void {
     this.#cookies.set(name, { name, value, options })
-    this.#keptOnError.delete(name)
+    this.#keptOnError?.delete(name)
   }
 
   /** Like {@link set}, but the cookie survives {@link discardSets}: for what an error answer itself must carry. */
   setKeptOnError(name: string, value: string, options: SerializeOptions): void {
     this.set(name, value, options)
-    this.#keptOnError.add(name)
+    ;(this.#keptOnError ??= new Set()).add(name)
   }
 
   /** Queues a deletion: same name and options, empty value, `Max-Age=0`. */
@@ -64,11 +65,11 @@ export class CookieJar {
    */
   discardSets(): void {
     for (const [name, cookie] of this.#cookies) {
-      if (!isDeletion(cookie) && !this.#keptOnError.has(name)) this.#cookies.delete(name)
+      if (!isDeletion(cookie) && !this.#keptOnError?.has(name)) this.#cookies.delete(name)
     }
   }
 
   toHeaders(): string[] {
-    return this.list().map(serializeCookie)
+    return this.#cookies.size === 0 ? [] : this.list().map(serializeCookie)
   }
 }

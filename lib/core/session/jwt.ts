@@ -1,5 +1,5 @@
 /** The JWT session strategy: read (with the jwt and session callbacks), refresh, and clear the session cookie. */
-import { runSessionCallback } from "../config/callbacks"
+import { defaultCallbacks, runSessionCallback } from "../config/callbacks"
 import { AdapterError, JWTSessionError, isServiceUnavailable } from "../../errors"
 import { adapterError } from "../config/adapter"
 import { decode as builtinDecode } from "../../jwt"
@@ -132,11 +132,15 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       })
       return null
     }
-    const returned = await config.callbacks.jwt(
-      options.update
-        ? { token: { ...payload }, session: options.update.data, trigger: "update" }
-        : { token: { ...payload }, session: undefined },
-    )
+    // The default `jwt` callback returns the token it is given: without the user's own, the copy is the result.
+    const returned =
+      config.callbacks.jwt === defaultCallbacks.jwt
+        ? { ...payload }
+        : await config.callbacks.jwt(
+            options.update
+              ? { token: { ...payload }, session: options.update.data, trigger: "update" }
+              : { token: { ...payload }, session: undefined },
+          )
     const token = returned === null || returned === undefined ? returned : keepClaims(payload, returned)
     if (token === null || token === undefined) {
       clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
@@ -148,14 +152,19 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       typeof payload.iat !== "number" ||
       nowSeconds() - payload.iat >= config.session.updateAge ||
       (config.hasJwtCallback && changed(payload, token)) ||
-      (await sealedWithOlderSecret(ctx, stored.value))
+      (config.secret.length > 1 && (await sealedWithOlderSecret(ctx, stored.value)))
     const expires = reissue
       ? new Date(Date.now() + config.session.maxAge * 1000)
       : new Date((payload.exp ?? nowSeconds()) * 1000)
-    const session = await runSessionCallback(config.callbacks, {
-      session: { user: { name: token.name, email: token.email, image: token.picture }, expires: expires.toISOString() },
-      token: withoutReserved(token),
-    })
+    const base = {
+      user: { name: token.name, email: token.email, image: token.picture },
+      expires: expires.toISOString(),
+    }
+    // The default `session` callback answers this same shape: without the user's own, `base` is the session.
+    const session =
+      config.callbacks.session === defaultCallbacks.session
+        ? base
+        : await runSessionCallback(config.callbacks, { session: base, token: withoutReserved(token) })
     if (hasRefreshError(token)) {
       // The provider refused the refresh token: the session says so until the next sign-in.
       if (config.session.refresh?.signOutOnError) {
@@ -165,7 +174,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       if (session && typeof session === "object") (session as Session).error = "RefreshTokenError"
     }
     if (reissue) await writeJwtSession(ctx, token, stored.present)
-    await config.events.session({ session: session as Session, token })
+    if (config.hasSessionEvent) await config.events.session({ session: session as Session, token })
     return session as Session
   } catch (error) {
     if (options.failOnOutage && isServiceUnavailable(error)) throw error
@@ -189,7 +198,8 @@ export async function revokedByWatermark(
 ): Promise<false | "revoked" | "backchannel" | "unknown"> {
   const hasSub = typeof payload.sub === "string" && payload.sub !== ""
   const idp = idpOfToken(payload)
-  const keys = [...(hasSub ? [sessionWatermarkKey(payload.sub as string)] : []), ...(idp ? idpMarkerKeys(idp) : [])]
+  const keys = idp ? idpMarkerKeys(idp) : []
+  if (hasSub) keys.unshift(sessionWatermarkKey(payload.sub as string))
   if (keys.length === 0) return false
   let values: Array<string | null>
   try {
