@@ -89,9 +89,10 @@ export async function gate(
     render(res, { kind: "deny", status: 403, json: wantsJson(headers()) })
     return false
   }
-  // Without an `authorized` callback a pass needs neither the URL nor a copy of the headers (the hot path).
+  // Without an `authorized` callback a pass needs neither the URL nor a copy of the headers (the hot path), and
+  // without an `authorize` option nothing more to run.
   if (resolved.userAuthorized === undefined && (session || !options.requireSession)) {
-    return authorizeOption(() => headersOf(req))
+    return !session || !options.authorize || authorizeOption(() => headersOf(req))
   }
 
   const url = new URL(`${originOf(req, resolved.authUrl)}${req.originalUrl}`)
