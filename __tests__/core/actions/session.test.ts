@@ -1,5 +1,6 @@
 import { Auth } from "../../../lib/core"
 import { decode, encode } from "../../../lib/jwt"
+import { defaultCallbacks } from "../../../lib/core/config/callbacks"
 import { SECRET, applyCookies, credentialsConfig, csrf, makeRequest, setCookies, signIn } from "../helpers"
 
 const SALT = "__Secure-authjs.session-token"
@@ -16,6 +17,35 @@ function expectNoCacheJson(response: Response) {
 
 describe("GET /session (JWT)", () => {
   afterEach(() => jest.useRealTimers())
+
+  it("without callbacks answers what the default jwt and session callbacks give when passed explicitly", async () => {
+    // The read skips the default callbacks (issue 16): it must answer the same, fresh and past updateAge.
+    jest.useFakeTimers({ now: new Date("2026-01-01T00:00:00Z"), doNotFake: ["nextTick", "setImmediate"] })
+    const token = await encode({
+      token: { name: "Ada", email: "ada@example.test", picture: "https://img.test/a.png", sub: "u1", extra: 1 },
+      secret: SECRET,
+      salt: SALT,
+    })
+    const explicit = credentialsConfig({
+      callbacks: {
+        jwt: (p) => defaultCallbacks.jwt(p),
+        session: (p) => defaultCallbacks.session(p),
+      },
+    })
+    for (const [at, reissued] of [
+      ["2026-01-01T01:00:00Z", false],
+      ["2026-01-03T00:00:00Z", true],
+    ] as const) {
+      jest.setSystemTime(new Date(at))
+      const request = () => makeRequest("/auth/session", { cookies: { [SALT]: token } })
+      const [skipped, called] = [await Auth(request(), credentialsConfig()), await Auth(request(), explicit)]
+      const body = await skipped.json()
+      expect(body).toMatchObject({ user: { name: "Ada", image: "https://img.test/a.png" } })
+      expect(body).toEqual(await called.json())
+      expect(setCookies(skipped).has(SALT)).toBe(reissued)
+      expect(setCookies(called).has(SALT)).toBe(reissued)
+    }
+  })
 
   it("returns the session, re-issues a cookie past updateAge, and calls jwt → session → events.session", async () => {
     const calls: Record<string, unknown[]> = { jwt: [], session: [], event: [] }
