@@ -7,10 +7,10 @@ import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import express from "express"
 import { Pool, type PoolClient } from "pg"
-import { requireAuth, type AuthConfig } from "../lib"
+import type { AuthConfig } from "../lib"
+// Seeding only: the row holds the token's hash, as the adapter stores every new session.
 import { hashSessionToken } from "../lib/core/session/token"
-import { PostgresAdapter, migrate } from "../lib/adapters/postgres"
-import Credentials from "../lib/providers/credentials"
+import { loadPackage } from "./package"
 import { COOKIE_NAME, SECRET } from "./servers"
 
 export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -64,6 +64,7 @@ export async function startDatabaseCase(): Promise<DatabaseCase | { skipped: str
     await pool.end()
   }
   try {
+    const { requireAuth, PostgresAdapter, migrate, Credentials } = await loadPackage()
     await migrate(pool, { schema })
     const adapter = PostgresAdapter(pool, { schema })
     const config: AuthConfig = {

@@ -19,12 +19,9 @@ import BetterSqlite3 from "better-sqlite3"
 import express from "express"
 import { Pool } from "pg"
 import { SMTPServer } from "smtp-server"
-import { ExpressAuth, requireAuth, type AuthConfig } from "../lib"
-import { PostgresAdapter, migrate } from "../lib/adapters/postgres"
-import { SQLiteAdapter } from "../lib/adapters/sqlite"
+import type { AuthConfig } from "../lib"
 import type { Adapter } from "../lib/adapters/types"
-import Credentials from "../lib/providers/credentials"
-import Nodemailer from "../lib/providers/nodemailer"
+import { loadPackage } from "./package"
 
 export const LOAD_PASSWORD = "load-password"
 
@@ -47,6 +44,7 @@ async function startSmtp(): Promise<{ port: number; stop: () => Promise<void> }>
 const SEED_TOKENS = Number(process.env.LOAD_SEED_TOKENS ?? 150_000)
 
 async function database(): Promise<{ adapter: Adapter; close: () => Promise<void> }> {
+  const { PostgresAdapter, migrate, SQLiteAdapter } = await loadPackage()
   // Seeded rows expire in a day, like links nobody clicked; their identifiers never collide with the load's.
   const expires = Date.now() + 86_400_000
   if (process.env.LOAD_DB === "postgres") {
@@ -87,6 +85,7 @@ async function database(): Promise<{ adapter: Adapter; close: () => Promise<void
 }
 
 async function main(): Promise<void> {
+  const { ExpressAuth, requireAuth, Credentials, Nodemailer } = await loadPackage()
   const smtp = await startSmtp()
   const db = await database()
   const config: AuthConfig = {

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs"
 import { hkdfSync } from "node:crypto"
 import { resolve } from "node:path"
 import { CompactEncrypt, EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from "jose"
-import { decode, encode } from "../lib/jwt"
+import { loadPackage } from "./package"
 import { COOKIE_NAME, SECRET } from "./servers"
 
 export interface OpsResult {
@@ -91,6 +91,7 @@ export async function jwtOps(msPerRun: number, rounds: number): Promise<OpsResul
     hkdfSync("sha256", SECRET, COOKIE_NAME, `Auth.js Generated Encryption Key (${COOKIE_NAME})`, 64),
   )
   const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
+  const { encode, decode } = (await loadPackage()).jwt
   const jwe = await encode({ token: TOKEN, secret: SECRET, salt: COOKIE_NAME })
   const maxAge = 30 * 24 * 60 * 60
   const joseEncode = () => {

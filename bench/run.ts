@@ -13,7 +13,7 @@
 import { cpus, loadavg } from "node:os"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
-import { encode } from "../lib/jwt"
+import { loadPackage } from "./package"
 import { KEY_IMPORT_SHARE, coldStart, jwtOps } from "./micro"
 import { DATABASE_USER, startDatabaseCase, type DatabaseCase } from "./database"
 import { runLoad, type LoadgenMode, type LoadResult } from "./loadgen"
@@ -144,6 +144,7 @@ async function main(): Promise<void> {
   const settings = readSettings()
   const { gc, source: gcSource } = collector()
   const user = { sub: "user-1", name: "Bench User", email: "bench@example.com" }
+  const { encode } = (await loadPackage()).jwt
   const jwe = await encode({ token: user, secret: SECRET, salt: COOKIE_NAME })
   const cookie = `${COOKIE_NAME}=${jwe}`
   const headers = { cookie, accept: "application/json" }

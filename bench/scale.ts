@@ -22,13 +22,11 @@ import Database from "better-sqlite3"
 import express from "express"
 import { Redis } from "ioredis"
 import { Pool } from "pg"
-import { requireAuth, type AuthConfig } from "../lib"
+import type { AuthConfig } from "../lib"
 import type { Adapter } from "../lib/adapters/types"
-import { PostgresAdapter, migrate } from "../lib/adapters/postgres"
-import { RedisAdapter } from "../lib/adapters/redis"
-import { SQLiteAdapter } from "../lib/adapters/sqlite"
+// Seeding only: rows hold the tokens' hashes, as the adapters store every new session.
 import { hashSessionToken } from "../lib/core/session/token"
-import Credentials from "../lib/providers/credentials"
+import { loadPackage } from "./package"
 import { runLoad, type LoadResult } from "./loadgen"
 import { COOKIE_NAME, SECRET } from "./servers"
 
@@ -65,6 +63,7 @@ interface Backend {
 }
 
 async function sqliteBackend(): Promise<Backend> {
+  const { SQLiteAdapter } = await loadPackage()
   const dir = mkdtempSync(join(tmpdir(), "gatehouse-scale-"))
   const db = new Database(join(dir, "scale.sqlite"))
   const adapter = SQLiteAdapter(db)
@@ -104,6 +103,7 @@ async function sqliteBackend(): Promise<Backend> {
 }
 
 async function postgresBackend(): Promise<Backend> {
+  const { PostgresAdapter, migrate } = await loadPackage()
   const pool = new Pool({ connectionString: DATABASE_URL, max: 10, connectionTimeoutMillis: 2000 })
   pool.on("error", () => undefined)
   await pool.query("SELECT 1")
@@ -138,6 +138,7 @@ async function postgresBackend(): Promise<Backend> {
 }
 
 async function redisBackend(): Promise<Backend> {
+  const { RedisAdapter } = await loadPackage()
   const client = new Redis(REDIS_URL, { enableAutoPipelining: true, maxRetriesPerRequest: 1, lazyConnect: true })
   client.on("error", () => undefined)
   await client.connect()
@@ -200,6 +201,7 @@ function collector(): () => void {
 }
 
 async function listen(adapter: Adapter, cacheTtl: number): Promise<{ server: Server; url: string }> {
+  const { requireAuth, Credentials } = await loadPackage()
   const config: AuthConfig = {
     secret: SECRET,
     trustHost: true,

@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net"
 import { parse as parseCookies } from "cookie"
 import express, { type Express, type NextFunction, type Request, type Response } from "express"
 import { EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from "jose"
-import { ExpressAuth, requireAuth, type AuthConfig } from "../lib"
-import Credentials from "../lib/providers/credentials"
+import type { AuthConfig } from "../lib"
+import { loadPackage, type Package } from "./package"
 
 /** The session cookie name over plain http, which is also the HKDF salt of its key. */
 export const COOKIE_NAME = "authjs.session-token"
@@ -22,16 +22,18 @@ export const SIGN_IN_USER = { id: "bench-signin", name: "Bench Sign-in", email: 
 const USERNAME = "bench"
 const PASSWORD = "bench-password"
 
-/** The one config every Gatehouse case uses. */
-export const config: AuthConfig = {
-  secret: SECRET,
-  trustHost: true,
-  providers: [
-    Credentials({
-      credentials: { username: {}, password: {} },
-      authorize: (c) => (c.username === USERNAME && c.password === PASSWORD ? { ...SIGN_IN_USER } : null),
-    }),
-  ],
+/** The one config every Gatehouse case uses (built with the package's own Credentials provider). */
+function benchConfig({ Credentials }: Package): AuthConfig {
+  return {
+    secret: SECRET,
+    trustHost: true,
+    providers: [
+      Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: (c) => (c.username === USERNAME && c.password === PASSWORD ? { ...SIGN_IN_USER } : null),
+      }),
+    ],
+  }
 }
 
 export type CaseId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j" | "k"
@@ -214,7 +216,7 @@ function signInBoundApp(): Express {
   return app
 }
 
-function protectedApp(): Express {
+function protectedApp({ requireAuth }: Package, config: AuthConfig): Express {
   const app = express()
   app.get("/", requireAuth(config), (_req, res) => {
     res.json(res.locals.session)
@@ -222,7 +224,7 @@ function protectedApp(): Express {
   return app
 }
 
-function authApp(): Express {
+function authAppOf({ ExpressAuth }: Package, config: AuthConfig): Express {
   const app = express()
   app.use("/auth", ExpressAuth(config))
   return app
@@ -269,12 +271,15 @@ function signInRequest(origin: string, csrf: { token: string; cookie: string }) 
  * /auth/callback/credentials after /csrf), (i) its floor and (j) the bound of h/i. Each case has its own app and port.
  */
 export async function startServers(): Promise<BenchServer[]> {
+  const gatehouse = await loadPackage()
+  const config = benchConfig(gatehouse)
+  const authApp = () => authAppOf(gatehouse, config)
   const csrf = csrfPair()
   const anonymous = () => ({ headers: { accept: "application/json" } })
   const specs: Spec[] = [
     { id: "a", label: "bare Express route", app: bareApp(), path: "/" },
     { id: "b", label: "floor: cookie + jose.jwtDecrypt", app: floorApp(), path: "/" },
-    { id: "c", label: "requireAuth(config) route", app: protectedApp(), path: "/" },
+    { id: "c", label: "requireAuth(config) route", app: protectedApp(gatehouse, config), path: "/" },
     { id: "d", label: "ExpressAuth GET /auth/session", app: authApp(), path: "/auth/session" },
     {
       id: "f",
