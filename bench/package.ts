@@ -2,7 +2,7 @@
  * The package the benchmarks measure: the build in dist/ (its ESM entries, imported by name through the package's
  * `exports`), which is what an app installs. Not the TypeScript sources: run through tsx they carry a name-keeping
  * helper call for every closure created, which cost a `requireAuth` route 15-20 µs per request on a 2-core VM
- * (bench/README.md, "What is measured"). Types still come from lib/, so a typecheck needs no build.
+ * (bench/README.md, "What runs"). Types still come from lib/, so a typecheck needs no build.
  */
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
