@@ -5,7 +5,7 @@
  * (bench/README.md, "What runs"). Types still come from lib/, so a typecheck needs no build.
  */
 import { existsSync, readdirSync, statSync } from "node:fs"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import type * as Root from "../lib"
 import type * as Jwt from "../lib/jwt"
 import type * as CredentialsEntry from "../lib/providers/credentials"
@@ -14,7 +14,8 @@ import type * as PostgresEntry from "../lib/adapters/postgres"
 import type * as SQLiteEntry from "../lib/adapters/sqlite"
 import type * as RedisEntry from "../lib/adapters/redis"
 
-const ROOT = process.cwd()
+/** The package root, whatever the working directory (tsx runs the bench as CommonJS, so `__dirname` is defined). */
+const ROOT = resolve(__dirname, "..")
 
 /** The newest modification time of a file under `dir`, in milliseconds. */
 function newest(dir: string): number {
