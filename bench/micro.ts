@@ -4,7 +4,6 @@
  * processes (needs `npm run build`: the package entry is dist/).
  */
 import { execFile } from "node:child_process"
-import { existsSync } from "node:fs"
 import { hkdfSync } from "node:crypto"
 import { resolve } from "node:path"
 import { CompactEncrypt, EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from "jose"
@@ -175,7 +174,8 @@ export interface ColdStart {
   eagerModules: string[]
 }
 
-const ROOT = process.cwd()
+/** The package root, whatever the working directory: `import("gatehouse-auth")` resolves from it. */
+const ROOT = resolve(__dirname, "..")
 
 function runNode(args: string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {
@@ -198,12 +198,10 @@ async function importTime(specifier: string): Promise<number> {
 
 /**
  * Cold start: `runs` fresh processes each for `import("express")` and `import("gatehouse-auth")` (alternated), and
- * which provider/adapter files or optional drivers `require("gatehouse-auth")` pulls in (none should).
- * Undefined when dist/ has not been built.
+ * which provider/adapter files or optional drivers `require("gatehouse-auth")` pulls in (none should). Needs the build
+ * (run.ts has loaded it through `loadPackage`, which refuses a missing or stale one).
  */
-export async function coldStart(runs: number): Promise<ColdStart | undefined> {
-  if (!existsSync(resolve(ROOT, "dist", "index.mjs")) || !existsSync(resolve(ROOT, "dist", "index.js")))
-    return undefined
+export async function coldStart(runs: number): Promise<ColdStart> {
   // The package imports itself by name from its own root (package.json `exports` self-reference).
   const result: ColdStart = { express: [], gatehouse: [], eagerModules: [] }
   for (let i = 0; i < runs; i++) {
