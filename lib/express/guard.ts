@@ -83,16 +83,20 @@ export async function gate(
   const resolved = identity.resolved(runtime)
   const session = await identity.session(req, res)
   attachSession(req, res, session)
-  // `requireAuth`'s own `authorize` option, on a request the deny rule let through.
-  const authorizeOption = async (headers: () => Headers): Promise<boolean> => {
-    if (!session || !options.authorize || (await options.authorize(session, req))) return true
-    render(res, { kind: "deny", status: 403, json: wantsJson(headers()) })
-    return false
+  // `requireAuth`'s own `authorize` option, on a request the deny rule let through: without one (or without a
+  // session) nothing more runs, and no further asynchronous step is taken.
+  const authorizeOption = (headers: () => Headers): boolean | Promise<boolean> => {
+    const authorize = options.authorize
+    if (!session || !authorize) return true
+    return Promise.resolve(authorize(session, req)).then((allowed) => {
+      if (allowed) return true
+      render(res, { kind: "deny", status: 403, json: wantsJson(headers()) })
+      return false
+    })
   }
-  // Without an `authorized` callback a pass needs neither the URL nor a copy of the headers (the hot path), and
-  // without an `authorize` option nothing more to run.
+  // Without an `authorized` callback a pass needs neither the URL nor a copy of the headers (the hot path).
   if (resolved.userAuthorized === undefined && (session || !options.requireSession)) {
-    return !session || !options.authorize || authorizeOption(() => headersOf(req))
+    return authorizeOption(() => headersOf(req))
   }
 
   const url = new URL(`${originOf(req, resolved.authUrl)}${req.originalUrl}`)

@@ -1,14 +1,15 @@
 /** Resolves a user's `AuthConfig` once: env defaults, provider merging, defaults, validation, freezing. */
 import { randomBytes } from "node:crypto"
-import { EventError, InvalidConfig } from "../../errors"
+import { InvalidConfig } from "../../errors"
 import { encode, decode } from "../../jwt"
-import { createLogger, type LoggerInstance } from "../../logger"
+import { createLogger } from "../../logger"
 import type { ProviderConfig } from "../../providers/types"
 import { resolveCookies } from "../cookies/names"
 import { raw as rawMarker, skipCSRFCheck as skipMarker } from "../../symbols"
-import type { AuthConfig, EventCallbacks, JWTOptions, SessionOptions } from "../types"
+import type { AuthConfig, JWTOptions, SessionOptions } from "../types"
 import { DEFAULT_ADAPTER_TIMEOUT, wrapAdapter } from "./adapter"
 import { defaultCallbacks } from "./callbacks"
+import { wrapEvents } from "./events"
 import { setEnvDefaults, type Env } from "./env"
 import { assertIsProvider, resolveProviders } from "./providers"
 import { DEFAULT_HTTP_TIMEOUT } from "../../oauth/fetch"
@@ -34,35 +35,6 @@ function normalizeBasePath(basePath: string): string {
     throw new InvalidConfig("Invalid basePath", { cause: { basePath } })
   }
   return basePath.replace(/\/+$/, "")
-}
-
-function wrapEvents(events: Partial<EventCallbacks>, logger: LoggerInstance): EventCallbacks {
-  const names: (keyof EventCallbacks)[] = [
-    "signIn",
-    "signOut",
-    "createUser",
-    "updateUser",
-    "linkAccount",
-    "session",
-    "accountRecovered",
-    "securityAlert",
-    "backchannelLogout",
-    "refreshTokenError",
-    "rateLimited",
-  ]
-  const out = {} as Record<keyof EventCallbacks, (message: never) => Promise<void>>
-  for (const name of names) {
-    const handler = events[name] as ((message: unknown) => unknown) | undefined
-    out[name] = async (message: unknown) => {
-      if (!handler) return
-      try {
-        await handler(message)
-      } catch (error) {
-        logger.error(new EventError("An event handler threw", { cause: error as Error }))
-      }
-    }
-  }
-  return out as unknown as EventCallbacks
 }
 
 /**
@@ -162,8 +134,6 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     jwt,
     callbacks: Object.freeze({ ...defaultCallbacks, ...stripUndefined(config.callbacks ?? {}) }),
     hasJwtCallback: typeof config.callbacks?.jwt === "function",
-    // As the event wrapper decides: a falsy handler is no handler.
-    hasSessionEvent: Boolean(config.events?.session),
     userAuthorized: config.callbacks?.authorized,
     events,
     pages: Object.freeze({ ...(config.pages ?? {}) }),

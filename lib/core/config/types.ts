@@ -112,8 +112,6 @@ export interface ResolvedConfig {
   readonly callbacks: Readonly<CallbacksOptions>
   /** Whether the user defined a `jwt` callback (a re-issue is then needed when it changes the token). */
   readonly hasJwtCallback: boolean
-  /** Whether the user handles the `session` event (without a handler, a session read does not raise it). */
-  readonly hasSessionEvent: boolean
   /** The user's own `authorized` callback (requireAuth runs only one the user defined). */
   readonly userAuthorized?: CallbacksOptions["authorized"]
   readonly events: Readonly<EventCallbacks>

@@ -1,5 +1,6 @@
 /** The JWT session strategy: read (with the jwt and session callbacks), refresh, and clear the session cookie. */
 import { defaultCallbacks, runSessionCallback } from "../config/callbacks"
+import { noEvent } from "../config/events"
 import { AdapterError, JWTSessionError, isServiceUnavailable } from "../../errors"
 import { adapterError } from "../config/adapter"
 import { decode as builtinDecode } from "../../jwt"
@@ -42,6 +43,14 @@ export async function decodeSessionToken(ctx: SessionContext, token: string): Pr
 }
 
 /**
+ * Whether a cookie of this config can have been sealed with an older secret: a rotation list, read by the built-in
+ * decoder. Synchronous, so a hot path can skip {@link sealedWithOlderSecret}'s asynchronous call when it cannot.
+ */
+export function mayHoldOlderSecrets(config: Pick<SessionContext["config"], "secret" | "jwt">): boolean {
+  return config.secret.length > 1 && config.jwt.decode === builtinDecode
+}
+
+/**
  * Whether a session JWE was sealed with an older secret of the rotation list (so a read should re-issue it with the
  * current one). Only the protected header is read, and only when there are several secrets and the built-in decoder
  * is in use; a token without `kid` belongs to the first secret, as the decoder decides. Call it after a successful
@@ -53,8 +62,8 @@ export async function decodeSessionToken(ctx: SessionContext, token: string): Pr
  * ```
  */
 export async function sealedWithOlderSecret(ctx: SessionContext, token: string): Promise<boolean> {
-  const { secret, jwt } = ctx.config
-  if (secret.length < 2 || jwt.decode !== builtinDecode) return false
+  const { secret } = ctx.config
+  if (!mayHoldOlderSecrets(ctx.config)) return false
   let header: { kid?: unknown; enc?: unknown }
   try {
     header = JSON.parse(Buffer.from(token.slice(0, token.indexOf(".")), "base64url").toString("utf8")) as typeof header
@@ -152,7 +161,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       typeof payload.iat !== "number" ||
       nowSeconds() - payload.iat >= config.session.updateAge ||
       (config.hasJwtCallback && changed(payload, token)) ||
-      (config.secret.length > 1 && (await sealedWithOlderSecret(ctx, stored.value)))
+      (mayHoldOlderSecrets(config) && (await sealedWithOlderSecret(ctx, stored.value)))
     const expires = reissue
       ? new Date(Date.now() + config.session.maxAge * 1000)
       : new Date((payload.exp ?? nowSeconds()) * 1000)
@@ -174,7 +183,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       if (session && typeof session === "object") (session as Session).error = "RefreshTokenError"
     }
     if (reissue) await writeJwtSession(ctx, token, stored.present)
-    if (config.hasSessionEvent) await config.events.session({ session: session as Session, token })
+    if (config.events.session !== noEvent) await config.events.session({ session: session as Session, token })
     return session as Session
   } catch (error) {
     if (options.failOnOutage && isServiceUnavailable(error)) throw error
