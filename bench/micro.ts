@@ -5,9 +5,8 @@
  */
 import { execFile } from "node:child_process"
 import { hkdfSync } from "node:crypto"
-import { resolve } from "node:path"
 import { CompactEncrypt, EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from "jose"
-import { loadPackage } from "./package"
+import { ROOT, loadPackage } from "./package"
 import { COOKIE_NAME, SECRET } from "./servers"
 
 export interface OpsResult {
@@ -200,9 +199,6 @@ export interface ColdStart {
   /** Files of provider or adapter entries, or optional drivers, loaded by `require("gatehouse-auth")`. */
   eagerModules: string[]
 }
-
-/** The package root, whatever the working directory: `import("gatehouse-auth")` resolves from it. */
-const ROOT = resolve(__dirname, "..")
 
 function runNode(args: string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {

@@ -14,8 +14,11 @@ import type * as PostgresEntry from "../lib/adapters/postgres"
 import type * as SQLiteEntry from "../lib/adapters/sqlite"
 import type * as RedisEntry from "../lib/adapters/redis"
 
-/** The package root, whatever the working directory (tsx runs the bench as CommonJS, so `__dirname` is defined). */
-const ROOT = resolve(__dirname, "..")
+/**
+ * The package root, whatever the working directory (tsx runs the bench as CommonJS, so `__dirname` is defined):
+ * `import("gatehouse-auth")` resolves from it.
+ */
+export const ROOT = resolve(__dirname, "..")
 
 /** The newest modification time of a file under `dir`, in milliseconds. */
 function newest(dir: string): number {
