@@ -1,5 +1,5 @@
 // Builds dist/: ESM (.mjs + .d.mts) and CommonJS (.js + .d.ts) for every entry of package.json's `exports` map.
-import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { defineConfig } from "tsup"
 import type { Options } from "tsup"
@@ -50,6 +50,25 @@ function filesIn(dir: string): Record<string, string> {
 }
 
 /**
+ * The storage entries: each driver folder `lib/storage/<driver>/` gives `adapters/<driver>` (its `adapter.ts`) and
+ * `store/<driver>` (its `store.ts`), the package's `./adapters/*` and `./store/*` exports.
+ */
+function storageEntries(): Record<string, string> {
+  const entries: Record<string, string> = {}
+  for (const driver of readdirSync(join("lib", "storage")).sort()) {
+    const folder = join("lib", "storage", driver)
+    if (driver === "internal" || !statSync(folder).isDirectory()) continue
+    for (const [file, entry] of [
+      ["adapter.ts", "adapters"],
+      ["store.ts", "store"],
+    ] as const) {
+      if (existsSync(join(folder, file))) entries[`${entry}/${driver}`] = join(folder, file)
+    }
+  }
+  return entries
+}
+
+/**
  * The entry points that exist right now, named after their dist/ file (`core` -> dist/core.js). Computed on every
  * build, so an entry file added later (a provider, an adapter, lib/index.ts) is picked up without touching this file.
  */
@@ -63,7 +82,7 @@ export function entryPoints(): Record<string, string> {
   }
   const entries: Record<string, string> = {}
   for (const [name, file] of Object.entries(fixed)) if (existsSync(file)) entries[name] = file
-  return { ...entries, ...filesIn("providers"), ...filesIn("adapters"), ...filesIn("store"), ...filesIn("client") }
+  return { ...entries, ...filesIn("providers"), ...storageEntries(), ...filesIn("client") }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Auth } from "../lib/core"
-import { MemoryAdapter } from "../lib/adapters/memory"
+import { MemoryAdapter } from "../lib/storage/memory/adapter"
 import { createLogger, redact } from "../lib/logger"
 import { SECRET, credentialsConfig, csrf, demoUser, makeRequest, signIn } from "./core/helpers"
 

@@ -20,7 +20,7 @@ import express from "express"
 import { Pool } from "pg"
 import { SMTPServer } from "smtp-server"
 import type { AuthConfig } from "../lib"
-import type { Adapter } from "../lib/adapters/types"
+import type { Adapter } from "../lib/storage/adapter"
 import { loadPackage } from "./package"
 
 export const LOAD_PASSWORD = "load-password"

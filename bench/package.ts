@@ -10,9 +10,9 @@ import type * as Root from "../lib"
 import type * as Jwt from "../lib/jwt"
 import type * as CredentialsEntry from "../lib/providers/credentials"
 import type * as NodemailerEntry from "../lib/providers/nodemailer"
-import type * as PostgresEntry from "../lib/adapters/postgres"
-import type * as SQLiteEntry from "../lib/adapters/sqlite"
-import type * as RedisEntry from "../lib/adapters/redis"
+import type * as PostgresEntry from "../lib/storage/postgres/adapter"
+import type * as SQLiteEntry from "../lib/storage/sqlite/adapter"
+import type * as RedisEntry from "../lib/storage/redis/adapter"
 
 /**
  * The package root, whatever the working directory (tsx runs the bench as CommonJS, so `__dirname` is defined):

@@ -23,7 +23,7 @@ import express from "express"
 import { Redis } from "ioredis"
 import { Pool } from "pg"
 import type { AuthConfig } from "../lib"
-import type { Adapter } from "../lib/adapters/types"
+import type { Adapter } from "../lib/storage/adapter"
 // Seeding only: rows hold the tokens' hashes, as the adapters store every new session.
 import { hashSessionToken } from "../lib/core/session/token"
 import { loadPackage } from "./package"

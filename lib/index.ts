@@ -34,6 +34,6 @@ export type {
   Theme,
   User,
 } from "./core/types"
-export type { RateLimitStore, WindowHit } from "./store/types"
-export type * from "./adapters/types"
+export type { RateLimitStore, WindowHit } from "./storage/kv"
+export type * from "./storage/adapter"
 export type * from "./providers/types"

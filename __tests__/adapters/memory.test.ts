@@ -1,6 +1,6 @@
 // The memory adapter passes the contract.
-import { MemoryAdapter } from "../../lib/adapters/memory"
-import MemoryAdapterDefault from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
+import MemoryAdapterDefault from "../../lib/storage/memory/adapter"
 import { runAdapterContract } from "./contract"
 
 runAdapterContract("memory", async () => ({ adapter: MemoryAdapter(), teardown: async () => undefined }))

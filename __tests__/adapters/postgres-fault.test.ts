@@ -2,7 +2,7 @@
 import net from "node:net"
 import type { AddressInfo } from "node:net"
 import { Pool } from "pg"
-import { PostgresAdapter, migrate } from "../../lib/adapters/postgres"
+import { PostgresAdapter, migrate } from "../../lib/storage/postgres/adapter"
 import { DATABASE_URL, POSTGRES, describeWithService, randomSuffix } from "./services"
 
 /** A TCP proxy in front of PostgreSQL that a test can cut (all connections dropped, port closed) and restore. */

@@ -6,7 +6,7 @@ import express from "express"
 import { Pool } from "pg"
 import request from "supertest"
 import { ExpressAuth } from "../../lib"
-import { PostgresAdapter, migrate } from "../../lib/adapters/postgres"
+import { PostgresAdapter, migrate } from "../../lib/storage/postgres/adapter"
 import Credentials from "../../lib/providers/credentials"
 import { DATABASE_URL, POSTGRES, describeWithService, randomSuffix } from "./services"
 

@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Pool } from "pg"
-import { PostgresAdapter, POSTGRES_SCHEMA, migrate } from "../../lib/adapters/postgres"
-import PostgresAdapterDefault from "../../lib/adapters/postgres"
+import { PostgresAdapter, POSTGRES_SCHEMA, migrate } from "../../lib/storage/postgres/adapter"
+import PostgresAdapterDefault from "../../lib/storage/postgres/adapter"
 import { runAdapterContract } from "./contract"
 import { DATABASE_URL, POSTGRES, describeWithService, randomSuffix } from "./services"
 
@@ -29,7 +29,7 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
   })
 
   it("schema.sql and the embedded schema are the same text", () => {
-    const file = readFileSync(join(__dirname, "../../lib/adapters/postgres/schema.sql"), "utf8")
+    const file = readFileSync(join(__dirname, "../../lib/storage/postgres/schema.sql"), "utf8")
     expect(POSTGRES_SCHEMA).toBe(file)
   })
 

@@ -1,8 +1,8 @@
 // The Redis adapter passes the contract under its own key prefix; keys carry the prefix and expiring records a TTL.
 import { createHash } from "node:crypto"
 import Redis from "ioredis"
-import { RedisAdapter } from "../../lib/adapters/redis"
-import RedisAdapterDefault from "../../lib/adapters/redis"
+import { RedisAdapter } from "../../lib/storage/redis/adapter"
+import RedisAdapterDefault from "../../lib/storage/redis/adapter"
 import { runAdapterContract } from "./contract"
 import { REDIS, REDIS_URL, describeWithService, randomSuffix } from "./services"
 

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, existsSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Database from "better-sqlite3"
-import { SQLiteAdapter } from "../../lib/adapters/sqlite"
-import SQLiteAdapterDefault from "../../lib/adapters/sqlite"
+import { SQLiteAdapter } from "../../lib/storage/sqlite/adapter"
+import SQLiteAdapterDefault from "../../lib/storage/sqlite/adapter"
 import { runAdapterContract } from "./contract"
 
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-sqlite-"))

@@ -2,7 +2,7 @@
 import { Auth, authActions, providerActions } from "../../lib/core"
 import { routes } from "../../lib/core/routes"
 import { AuthError } from "../../lib/errors"
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import Email from "../../lib/providers/email"
 import { ORIGIN, credentialsConfig, csrf, makeRequest, signIn } from "./helpers"
 

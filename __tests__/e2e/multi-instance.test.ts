@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net"
 import { resolve } from "node:path"
 import Redis from "ioredis"
 import { Pool } from "pg"
-import { migrate } from "../../lib/adapters/postgres"
+import { migrate } from "../../lib/storage/postgres/adapter"
 import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
 import {
   CACHED_SESSION_COOKIE,

@@ -1,7 +1,7 @@
 // End to end: the account-linking table of reference 6.4 through Auth() + a real oidc-provider + MemoryAdapter, with
 // JWT and database sessions; profile() failures; the stable JWT `sub` without an adapter.
-import { MemoryAdapter } from "../../lib/adapters/memory"
-import type { AdapterUser } from "../../lib/adapters/types"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
+import type { AdapterUser } from "../../lib/storage/adapter"
 import { Auth } from "../../lib/core"
 import type { AuthConfig } from "../../lib/core/types"
 import type { AuthError } from "../../lib/errors"

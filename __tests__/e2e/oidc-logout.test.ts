@@ -3,8 +3,8 @@
 // from its own JWKS. The rows that involve database sessions run on every adapter in oidc-logout-databases.test.ts.
 import { SignJWT, type JWTPayload } from "jose"
 import type { AuthConfig } from "../../lib/core/types"
-import { MemoryAdapter } from "../../lib/adapters/memory"
-import { MemoryStore } from "../../lib/store/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
+import { MemoryStore } from "../../lib/storage/memory/store"
 import { startOidcProvider, testOidcProvider } from "../fixtures/oauth/oidc-provider"
 import type { StartedOidcProvider } from "../fixtures/oauth/oidc-provider"
 import { startMisbehavingOp, type MisbehavingOp } from "../fixtures/oauth/misbehaving-op"

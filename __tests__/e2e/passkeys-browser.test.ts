@@ -8,7 +8,7 @@ import express from "express"
 import ts from "typescript"
 import type { PasskeyResult } from "../../lib/client/webauthn"
 import type { CDPSession, Page } from "playwright-core"
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { ExpressAuth } from "../../lib/express"
 import Passkey from "../../lib/providers/passkey"
 import {

@@ -3,7 +3,7 @@
 // the flow (the token it hands out is accepted).
 import request from "supertest"
 import { ExpressAuth, Gatehouse } from "../../lib"
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { skipCSRFCheck } from "../../lib/core"
 import type { AuthConfig } from "../../lib/core/types"
 import { SECRET, authConfig, cookieHeader, cookieJar, signIn, versions, type ExpressFactory } from "./apps"

@@ -5,7 +5,7 @@
 import request from "supertest"
 import type { ErrorRequestHandler, Express, Request, Response as ExpressResponse } from "express"
 import { Gatehouse, type GatehouseInstance } from "../../lib"
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { hashSessionToken } from "../../lib/core/session/token"
 import { AuthError, CredentialsSignin, InvalidProvider, MissingCSRF } from "../../lib/errors"
 import { decode, encode } from "../../lib/jwt"

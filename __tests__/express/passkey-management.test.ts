@@ -2,7 +2,7 @@
 // on the session of the request, with ownership checked (a foreign id throws NotFound, status 404).
 import express from "express"
 import request from "supertest"
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { Gatehouse } from "../../lib/express"
 import { NotFound } from "../../lib/errors"
 import { newAuthenticator, passkeyConfig, RP_ORIGIN } from "../core/webauthn/harness"

@@ -56,11 +56,19 @@ function expectedEntries(pkg: PackageJson): string[] {
     expect(pkg.exports[key]).toBeDefined()
     if (fs.existsSync(path.join(root, source))) entries.push(entry)
   }
-  for (const dir of ["providers", "adapters", "store"]) {
+  expect(pkg.exports["./providers/*"]).toBeDefined()
+  for (const file of fs.readdirSync(path.join(root, "lib", "providers")).sort()) {
+    if (file.endsWith(".ts") && !file.endsWith(".d.ts") && file !== "types.ts")
+      entries.push(`providers/${file.slice(0, -3)}`)
+  }
+  // Each storage driver folder gives `adapters/<driver>` (adapter.ts) and `store/<driver>` (store.ts).
+  for (const [file, dir] of [
+    ["adapter.ts", "adapters"],
+    ["store.ts", "store"],
+  ] as const) {
     expect(pkg.exports[`./${dir}/*`]).toBeDefined()
-    for (const file of fs.readdirSync(path.join(root, "lib", dir)).sort()) {
-      if (file.endsWith(".ts") && !file.endsWith(".d.ts") && file !== "types.ts")
-        entries.push(`${dir}/${file.slice(0, -3)}`)
+    for (const driver of fs.readdirSync(path.join(root, "lib", "storage")).sort()) {
+      if (fs.existsSync(path.join(root, "lib", "storage", driver, file))) entries.push(`${dir}/${driver}`)
     }
   }
   return entries
@@ -211,7 +219,7 @@ describe("the packed package", () => {
     const unexpected = tarballFiles.filter(
       (file) => !file.startsWith("dist/") && !/^(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/.test(file),
     )
-    expect(unexpected.filter((file) => file !== "lib/adapters/postgres/schema.sql")).toEqual([])
+    expect(unexpected.filter((file) => file !== "lib/storage/postgres/schema.sql")).toEqual([])
   })
 
   it("ships LICENSE and CHANGELOG.md, and a working `gatehouse-auth secret` command", () => {

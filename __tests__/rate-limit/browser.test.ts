@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import express from "express"
 import type { Page } from "playwright-core"
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { Gatehouse } from "../../lib/express"
 import Passkey from "../../lib/providers/passkey"
 import {

@@ -2,9 +2,9 @@
 // the counters in PostgreSQL (`store: "adapter"`) and in Redis (a RedisStore), each test on fresh keys.
 import { Pool } from "pg"
 import Redis from "ioredis"
-import { migrate } from "../../lib/adapters/postgres"
-import { PostgresStore } from "../../lib/store/postgres"
-import { RedisStore } from "../../lib/store/redis"
+import { migrate } from "../../lib/storage/postgres/adapter"
+import { PostgresStore } from "../../lib/storage/postgres/store"
+import { RedisStore } from "../../lib/storage/redis/store"
 import type { AuthConfig, RateLimitOptions } from "../../lib/core/types"
 import Nodemailer from "../../lib/providers/nodemailer"
 import { Browser, emailConfig, FROM, ORIGIN } from "../core/email/harness"

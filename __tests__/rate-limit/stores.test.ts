@@ -3,9 +3,9 @@
 // instances on one store share the count.
 import { Pool } from "pg"
 import Redis from "ioredis"
-import { migrate } from "../../lib/adapters/postgres"
-import { PostgresStore } from "../../lib/store/postgres"
-import { RedisStore } from "../../lib/store/redis"
+import { migrate } from "../../lib/storage/postgres/adapter"
+import { PostgresStore } from "../../lib/storage/postgres/store"
+import { RedisStore } from "../../lib/storage/redis/store"
 import type { AuthConfig, RateLimitOptions } from "../../lib/core/types"
 import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
 import { csrfOf, limitedApp, postSignIn } from "./harness"

@@ -1,7 +1,7 @@
 // B.2 rule 10 / E.1.1: the passkey routes. webauthn-options (30 per 60 s per IP) answers 429 JSON; webauthn-verify
 // (10 per 60 s per IP) refuses the callback before the credential lookup, the challenge and the verifier.
-import { MemoryAdapter } from "../../lib/adapters/memory"
-import type { Adapter } from "../../lib/adapters/types"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
+import type { Adapter } from "../../lib/storage/adapter"
 import { Client, newAuthenticator, passkeyConfig, RP_ORIGIN, SESSION_COOKIE } from "../core/webauthn/harness"
 import { fakeDateOnly } from "../fixtures/clock"
 

@@ -1,10 +1,10 @@
 // Refresh-token rotation with database sessions (next-wave D.3 rows D1, D2, D5-D12) against a real oidc-provider that
 // rotates refresh tokens, counting the refresh grants that reach its token endpoint. Date is faked (timers too in D12).
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { RefreshTokenError } from "../../lib/errors"
 import { DEFAULT_HTTP_TIMEOUT } from "../../lib/oauth/fetch"
 import { accountPointerKey, sha256 } from "../../lib/core/session/tokens"
-import { MemoryStore } from "../../lib/store/memory"
+import { MemoryStore } from "../../lib/storage/memory/store"
 import { Gatehouse, type WebGatehouse } from "../../lib/web/gatehouse"
 import type { AuthConfig } from "../../lib/core/types"
 import { fakeDateOnly } from "../fixtures/clock"

@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import request from "supertest"
 import { Gatehouse as ExpressGatehouse, RefreshTokenError } from "../../lib"
 import { decode } from "../../lib/jwt"
-import { MemoryStore } from "../../lib/store/memory"
+import { MemoryStore } from "../../lib/storage/memory/store"
 import { Gatehouse } from "../../lib/web/gatehouse"
 import type { AuthConfig } from "../../lib/core/types"
 import { Browser, SECRET, signIn, startRefreshOp, type RefreshOp } from "./harness"

@@ -3,9 +3,9 @@
 // the store; a refresh token is redeemed once in total, and the account row is written by compare-and-swap.
 import Redis from "ioredis"
 import { Pool } from "pg"
-import { migrate, PostgresAdapter } from "../../lib/adapters/postgres"
-import { RedisAdapter } from "../../lib/adapters/redis"
-import { RedisStore } from "../../lib/store/redis"
+import { migrate, PostgresAdapter } from "../../lib/storage/postgres/adapter"
+import { RedisAdapter } from "../../lib/storage/redis/adapter"
+import { RedisStore } from "../../lib/storage/redis/store"
 import { Gatehouse, type WebGatehouse } from "../../lib/web/gatehouse"
 import type { AuthConfig } from "../../lib/core/types"
 import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"

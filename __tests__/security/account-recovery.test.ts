@@ -1,8 +1,8 @@
 // EM-14 (issue 11, High; checklist ML-10): pre-account hijack through an unverified OAuth sign-up. The first magic
 // link proof of the address replaces the never-verified user: the attacker's account link and sessions are gone.
 import Database from "better-sqlite3"
-import { SQLiteAdapter } from "../../lib/adapters/sqlite"
-import type { Adapter, AdapterUser } from "../../lib/adapters/types"
+import { SQLiteAdapter } from "../../lib/storage/sqlite/adapter"
+import type { Adapter, AdapterUser } from "../../lib/storage/adapter"
 import Nodemailer from "../../lib/providers/nodemailer"
 import { POSTGRES, describeWithService } from "../adapters/services"
 import { postgresAdapterInFreshSchema } from "../fixtures/postgres-adapter"

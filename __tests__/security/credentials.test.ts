@@ -1,5 +1,5 @@
 // CR-08 (issue 11): credentials with database sessions never merge a sign-in into another user by email.
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { Auth } from "../../lib/core"
 import Credentials from "../../lib/providers/credentials"
 import { applyCookies, csrf, makeRequest, ORIGIN, SECRET, testLogger } from "../core/helpers"

@@ -1,6 +1,6 @@
 // Issue 11: OI-aud-extra-azp (extra ID token audiences refused unless trusted) and OI-dangerous-linking (implicit
 // email linking only on the boolean `email_verified: true`), through Auth() against the misbehaving OP.
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import type { AuthConfig } from "../../lib/core/types"
 import type { OAuthConfig } from "../../lib/providers/types"
 import { Browser, ORIGIN, locationOf } from "../core/email/harness"

@@ -1,7 +1,7 @@
 // OI-code-injection-nopkce / OI-link-csrf-nopkce (issue 11): with the default `checks: ["pkce"]` and a server that
 // ignores PKCE and does not advertise S256, an attacker's code sent to a victim with a pending flow must not sign the
 // victim in as the attacker, nor link the attacker's identity to the victim. A one-time `state` is added.
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import type { AuthConfig } from "../../lib/core/types"
 import { Browser, ORIGIN, locationOf } from "../core/email/harness"
 import { testLogger } from "../core/helpers"

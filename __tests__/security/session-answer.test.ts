@@ -1,6 +1,6 @@
 // Issue 11 #15: with database sessions, the `session` callback's `session` argument carries no raw `sessionToken`
 // (nor `userId`), and GET /auth/session never answers one, even when the callback returns `session` unchanged.
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { Auth } from "../../lib/core"
 import type { Session } from "../../lib/core/types"
 import { credentialsConfig, makeRequest, signIn } from "../core/helpers"

@@ -1,6 +1,6 @@
 // The key-value store contract: one suite every store passes (get, set, setMax, consume, expiry, concurrency, input).
 import { randomBytes } from "node:crypto"
-import type { KeyValueStore, RateLimitStore } from "../../lib/store/types"
+import type { KeyValueStore, RateLimitStore } from "../../lib/storage/kv"
 import { fakeDateOnly } from "../fixtures/clock"
 
 /** What a suite's setup hands to the contract. */

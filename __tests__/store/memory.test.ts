@@ -1,5 +1,5 @@
 // The memory store passes the contract; it is capped and warns (once, in production) that it does not cross processes.
-import { MemoryStore } from "../../lib/store/memory"
+import { MemoryStore } from "../../lib/storage/memory/store"
 import { runStoreContract } from "./contract"
 
 describe("memory store", () => {

@@ -1,7 +1,7 @@
 // The PostgreSQL store passes the contract in its own schema, with two pools; migrate() creates its table.
 import { Pool } from "pg"
-import { PostgresAdapter, migrate } from "../../lib/adapters/postgres"
-import { PostgresStore } from "../../lib/store/postgres"
+import { PostgresAdapter, migrate } from "../../lib/storage/postgres/adapter"
+import { PostgresStore } from "../../lib/storage/postgres/store"
 import { DATABASE_URL, POSTGRES, describeWithService, randomSuffix } from "../adapters/services"
 import { runStoreContract } from "./contract"
 

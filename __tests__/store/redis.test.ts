@@ -1,7 +1,7 @@
 // The Redis store passes the contract under its own prefix, with two clients; its keys carry the prefix and a TTL.
 import Redis from "ioredis"
-import { RedisStore } from "../../lib/store/redis"
-import { RedisAdapter } from "../../lib/adapters/redis"
+import { RedisStore } from "../../lib/storage/redis/store"
+import { RedisAdapter } from "../../lib/storage/redis/adapter"
 import { REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
 import { runStoreContract } from "./contract"
 

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Database from "better-sqlite3"
-import { SQLiteAdapter } from "../../lib/adapters/sqlite"
-import { SQLiteStore } from "../../lib/store/sqlite"
+import { SQLiteAdapter } from "../../lib/storage/sqlite/adapter"
+import { SQLiteStore } from "../../lib/storage/sqlite/store"
 import { runStoreContract } from "./contract"
 
 describe("SQLite store", () => {

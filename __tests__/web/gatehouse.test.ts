@@ -3,7 +3,7 @@
  * served through `node:http` and through Hono.
  */
 import { get } from "node:http"
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { hashSessionToken } from "../../lib/core/session/token"
 import { decode, encode } from "../../lib/jwt"
 import type { AuthConfig } from "../../lib/core/types"

@@ -1,5 +1,5 @@
 // The management functions of the Fetch initializer (gatehouse-auth/web) on the session of a Web Request.
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { LastCredential, NotFound } from "../../lib/errors"
 import { Gatehouse } from "../../lib/web"
 import { Client, newAuthenticator, passkeyConfig, RP_ORIGIN } from "../core/webauthn/harness"

@@ -1,5 +1,5 @@
 // Session management in the Fetch flavour: the same members as Express, with cookies delivered by applyCookies.
-import { MemoryAdapter } from "../../lib/adapters/memory"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { hashSessionToken } from "../../lib/core/session/token"
 import Credentials from "../../lib/providers/credentials"
 import { Gatehouse } from "../../lib/web"

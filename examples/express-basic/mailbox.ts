@@ -1,6 +1,6 @@
 /** The demo's development mailbox: sign-in emails are kept in memory, logged, and listed on a page. No SMTP needed. */
 import { Router } from "express"
-import type { Adapter } from "../../lib/adapters/types"
+import type { Adapter } from "../../lib/storage/adapter"
 import Email from "../../lib/providers/email"
 import { signInMessage } from "../../lib/providers/internal/email-message"
 import type { EmailConfig, SendVerificationRequestParams } from "../../lib/providers/types"

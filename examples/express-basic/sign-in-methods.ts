@@ -3,7 +3,7 @@
  * so the home and sessions pages can say so. Gatehouse does not store this: the demo notes, in memory, the provider of
  * `events.signIn` against the session row created just before it. A restart forgets it (the sessions themselves stay).
  */
-import type { Adapter, AdapterSession } from "../../lib/adapters/types"
+import type { Adapter, AdapterSession } from "../../lib/storage/adapter"
 import { publicSessionId } from "../../lib/core/session/manage"
 import type { Account, User } from "../../lib/core/types"
 

@@ -29,6 +29,6 @@ export type {
   Theme,
   User,
 } from "./types"
-export type * from "../adapters/types"
+export type * from "../storage/adapter"
 export type * from "../providers/types"
 export type { LoggerInstance, WarningCode } from "../logger"

@@ -3,7 +3,7 @@
  * is redeemed at most once: in-process single flight, a cross-process lock and a 60-second hand-over of the successor
  * through the key-value store, and a compare-and-swap write of the account row.
  */
-import type { AdapterAccount, AccountTokenPatch } from "../adapters/types"
+import type { AdapterAccount, AccountTokenPatch } from "../storage/adapter"
 import { InvalidProvider, RefreshTokenError, type RefreshFailureReason } from "../errors"
 import { RefreshGrantError, refreshGrant, subjectOfIdToken, type ResolvedOAuthProvider } from "../oauth"
 import type { OAuthUserStore, ResolvedConfig } from "./config/types"

@@ -3,8 +3,8 @@
  * `lib/models.ts` and are re-exported here for existing imports.
  */
 import type { SerializeOptions } from "cookie"
-import type { Adapter, AdapterSession, AdapterUser } from "../adapters/types"
-import type { KeyValueStore, RateLimitStore } from "../store/types"
+import type { Adapter, AdapterSession, AdapterUser } from "../storage/adapter"
+import type { KeyValueStore, RateLimitStore } from "../storage/kv"
 import type { LoggerInstance } from "../logger"
 import type { JWTDecodeParams, JWTEncodeParams } from "../jwt/types"
 import type { Provider, CredentialInput } from "../providers/types"

@@ -3,7 +3,7 @@
  * sessions, revoke every session of a user, delete a user, and check freshness.
  */
 import type { Request, Response as ExpressResponse } from "express"
-import type { AdapterUser } from "../adapters/types"
+import type { AdapterUser } from "../storage/adapter"
 import type { ResolvedConfig } from "../core/config/resolve"
 import { serverSessionContext } from "../core/session"
 import {

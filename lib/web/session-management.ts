@@ -1,5 +1,5 @@
 /** The session-management members of `Gatehouse(config)` (Fetch flavour); cookies they set go out with `applyCookies`. */
-import type { AdapterUser } from "../adapters/types"
+import type { AdapterUser } from "../storage/adapter"
 import type { ConfigRuntime } from "../core/gatehouse"
 import { serverSessionContext } from "../core/session"
 import {

@@ -6,7 +6,7 @@ import type {
   AdapterAuthenticator,
   AdapterUser,
   VerificationToken,
-} from "../../../lib/adapters/types"
+} from "../../../lib/storage/adapter"
 
 /** Every adapter under test implements the whole contract. */
 export type FullAdapter = Required<Adapter>

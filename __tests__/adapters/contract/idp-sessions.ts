@@ -1,5 +1,5 @@
 // Contract cases for OIDC logout: the session's provider, OP session id, subject and auth time, and deleteSessionsByIdp.
-import type { AdapterSession } from "../../../lib/adapters/types"
+import type { AdapterSession } from "../../../lib/storage/adapter"
 import { createdUser, inFuture, uid } from "./fixtures"
 import type { ContractContext } from "./fixtures"
 

@@ -1,5 +1,5 @@
 import { Auth } from "../../../lib/core"
-import { MemoryAdapter } from "../../../lib/adapters/memory"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import Email from "../../../lib/providers/email"
 import { ORIGIN, credentialsConfig, makeRequest } from "../helpers"
 

@@ -1,7 +1,7 @@
 // The optional session routes (features.sessionRoutes): GET /auth/sessions and POST /auth/sessions/revoke, with CSRF,
 // 404 for ids the user does not own, and the routes absent by default.
 import { Auth } from "../../../lib/core"
-import { MemoryAdapter } from "../../../lib/adapters/memory"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import { credentialsConfig, csrf, makeRequest, setCookies, signIn } from "../helpers"
 
 const NAME = "__Secure-authjs.session-token"

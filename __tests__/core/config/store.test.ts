@@ -1,7 +1,7 @@
 // Which key-value store a config uses: `store`, else the adapter's, else memory (which warns in production).
 import { resolveConfig } from "../../../lib/core"
-import { MemoryAdapter } from "../../../lib/adapters/memory"
-import { MemoryStore } from "../../../lib/store/memory"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
+import { MemoryStore } from "../../../lib/storage/memory/store"
 import { credentialsConfig } from "../helpers"
 
 describe("store selection", () => {

@@ -1,8 +1,8 @@
 // `adapterTimeout`: an adapter call that never settles ends in the fail-closed answer, not a hung request.
 import { Auth } from "../../../lib/core"
 import { resolveConfig } from "../../../lib/core/config/resolve"
-import { MemoryAdapter } from "../../../lib/adapters/memory"
-import type { Adapter } from "../../../lib/adapters/types"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
+import type { Adapter } from "../../../lib/storage/adapter"
 import type { AuthError } from "../../../lib/errors"
 import { ORIGIN, applyCookies, credentialsConfig, csrf, makeRequest, setCookies, signIn } from "../helpers"
 

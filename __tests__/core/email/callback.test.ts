@@ -1,5 +1,5 @@
 // The email actions through Auth() with the generic Email provider (no SMTP): hashing secrets and expiry handling.
-import type { Adapter, VerificationToken } from "../../../lib/adapters/types"
+import type { Adapter, VerificationToken } from "../../../lib/storage/adapter"
 import Email from "../../../lib/providers/email"
 import type { SendVerificationRequestParams } from "../../../lib/providers/types"
 import { Browser, emailConfig, locationOf, ORIGIN, recordingAdapter, SECRET, tokenHash } from "./harness"

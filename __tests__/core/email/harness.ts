@@ -1,7 +1,7 @@
 /** Email-flow test harness: a recording MemoryAdapter, a config factory and a cookie-keeping browser over `Auth()`. */
 import { createHash } from "node:crypto"
-import { MemoryAdapter } from "../../../lib/adapters/memory"
-import type { AdapterSession, VerificationToken } from "../../../lib/adapters/types"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
+import type { AdapterSession, VerificationToken } from "../../../lib/storage/adapter"
 import { Auth } from "../../../lib/core"
 import type { AuthConfig } from "../../../lib/core/types"
 import { confirmFormOf } from "../../fixtures/magic-link"

@@ -1,6 +1,6 @@
 import { Auth } from "../../../lib/core"
-import { MemoryAdapter } from "../../../lib/adapters/memory"
-import type { Adapter } from "../../../lib/adapters/types"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
+import type { Adapter } from "../../../lib/storage/adapter"
 import { hashSessionToken } from "../../../lib/core/session/token"
 import { ORIGIN, applyCookies, credentialsConfig, csrf, makeRequest, setCookies, signIn } from "../helpers"
 

@@ -1,7 +1,7 @@
 // WebAuthn configuration at construction: the relying party from config or AUTH_URL (never from request headers,
 // production refuses to start without one), the Auth.js option names, the ignored experimental flag.
 import { createHash } from "node:crypto"
-import { MemoryAdapter } from "../../../lib/adapters/memory"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import { resolveConfig } from "../../../lib/core/config/resolve"
 import type { ResolvedWebAuthnProvider } from "../../../lib/core/webauthn/provider"
 import { InvalidConfig, MissingAdapter, MissingAdapterMethods } from "../../../lib/errors"

@@ -1,7 +1,7 @@
 // A browser stand-in for the passkey suites: keeps cookies, fetches CSRF tokens and options, and posts what the
 // software authenticator answers to /auth/callback/<provider>, all through Auth().
 import { Auth } from "../../../lib/core"
-import type { Adapter } from "../../../lib/adapters/types"
+import type { Adapter } from "../../../lib/storage/adapter"
 import type { AuthConfig } from "../../../lib/core/types"
 import Passkey from "../../../lib/providers/passkey"
 import type { WebAuthnUserConfig } from "../../../lib/providers/webauthn"

@@ -1,7 +1,7 @@
 // Passkey management through the optional routes (B12): list without secrets, ownership (a foreign id answers like a
 // missing one), freshness for delete, the last-credential guard, CSRF on the POSTs.
-import { MemoryAdapter } from "../../../lib/adapters/memory"
-import type { Adapter } from "../../../lib/adapters/types"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
+import type { Adapter } from "../../../lib/storage/adapter"
 import type { AuthConfig } from "../../../lib/core/types"
 import { fakeDateOnly } from "../../fixtures/clock"
 import { Client, newAuthenticator, passkeyConfig, RP_ORIGIN } from "./harness"

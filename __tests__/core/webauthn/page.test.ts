@@ -1,6 +1,6 @@
 // The built-in sign-in page with a passkey provider (B15): no third-party script, every inline script carries the
 // response's CSP nonce, a fresh nonce per response, and the form the inline client drives.
-import { MemoryAdapter } from "../../../lib/adapters/memory"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import { Client, passkeyConfig, RP_ORIGIN } from "./harness"
 import { credentialsConfig, makeRequest } from "../helpers"
 import { Auth } from "../../../lib/core"

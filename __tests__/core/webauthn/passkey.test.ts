@@ -1,7 +1,7 @@
 // Passkeys through Auth() with the software authenticator (next-wave B.3 rows B1-B4, B7-B11, B13) on the memory
 // adapter; replay and counters on the real databases are in __tests__/e2e/passkeys-databases.test.ts.
 import { parseSetCookie } from "cookie"
-import { MemoryAdapter } from "../../../lib/adapters/memory"
+import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import Credentials from "../../../lib/providers/credentials"
 import { fakeDateOnly } from "../../fixtures/clock"
 import { SoftwareAuthenticator } from "../../fixtures/webauthn/authenticator"

@@ -4,7 +4,7 @@
  * session matched), 400 `invalid_request` for a bad request or token, 400 `application_error` when ending the sessions
  * failed.
  */
-import type { AdapterSession } from "../../adapters/types"
+import type { AdapterSession } from "../../storage/adapter"
 import { LogoutTokenError, verifyLogoutToken, type LogoutClaims, type ResolvedOAuthProvider } from "../../oauth"
 import { need, store } from "../config/stores"
 import type { RequestContext } from "../context"

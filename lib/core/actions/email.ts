@@ -1,7 +1,7 @@
 /** Email magic links: POST /signin/:email sends the link; GET /callback/:email?token=&email= signs the user in. */
 import { randomUUID } from "node:crypto"
 import { constantTimeEqual, keyedHash, randomToken } from "../secrets"
-import type { Adapter, AdapterUser, VerificationToken } from "../../adapters/types"
+import type { Adapter, AdapterUser, VerificationToken } from "../../storage/adapter"
 import { store } from "../config/stores"
 import { AuthError, EmailSignInError, MissingAdapterMethods, Verification } from "../../errors"
 import type { EmailConfig } from "../../providers/types"

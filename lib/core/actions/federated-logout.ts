@@ -3,7 +3,7 @@
  * GET /signout-callback/:provider, which brings the user back to the destination sealed in `state`.
  */
 import { randomBytes } from "node:crypto"
-import type { AdapterSession } from "../../adapters/types"
+import type { AdapterSession } from "../../storage/adapter"
 import { endSessionEndpointOf, type IdpRecord, type ResolvedOAuthProvider } from "../../oauth"
 import { checkSealer } from "../checks"
 import { actionUrl, type RequestContext } from "../context"

@@ -2,7 +2,7 @@
  * The two ends every sign-in flow shares (credentials, OAuth with and without an adapter, email, and passkeys next):
  * asking the `signIn` callback, and finishing with one session and one redirect.
  */
-import type { AdapterUser } from "../../adapters/types"
+import type { AdapterUser } from "../../storage/adapter"
 import { AccessDenied, AuthError } from "../../errors"
 import { subjectOfIdToken, type IdpRecord } from "../../oauth"
 import { recordFromAccount } from "../session/tokens"

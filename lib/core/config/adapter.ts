@@ -3,7 +3,7 @@
  * positional session tokens and emails have no key a redactor could recognise), a time limit (`adapterTimeout`), and
  * any throw or timeout becomes an `AdapterError` (fail closed).
  */
-import type { Adapter } from "../../adapters/types"
+import type { Adapter } from "../../storage/adapter"
 import { AdapterError } from "../../errors"
 import type { LoggerInstance } from "../../logger"
 import { SOCKET_UNREACHABLE_CODES } from "../../network-errors"

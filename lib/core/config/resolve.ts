@@ -18,7 +18,7 @@ import { assertEmailProviders, assertSettings } from "./validate"
 import { cachedSessionAdapter, resolveSessionCache, sessionCacheOf } from "./session-cache"
 import type { ResolvedConfig } from "./types"
 import { createRateLimiter } from "../rate-limit/limiter"
-import { MemoryStore } from "../../store/memory"
+import { MemoryStore } from "../../storage/memory/store"
 import { resolveSecrets, untrustedHost } from "./secret"
 import { warnEnvTypos } from "./env-typos"
 

@@ -6,7 +6,7 @@
  * through this process (sign-out, revocations, expiry slides, user updates and deletions) drops what it touches at
  * once; a change made by another process or directly in the database is seen after at most `ttl` seconds.
  */
-import type { Adapter, AdapterSession, AdapterUser } from "../../adapters/types"
+import type { Adapter, AdapterSession, AdapterUser } from "../../storage/adapter"
 import { InvalidConfig } from "../../errors"
 
 /** `session.cache` as the user writes it. */

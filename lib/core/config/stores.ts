@@ -1,5 +1,5 @@
 /** The adapter cut into feature views: which methods each feature calls, checked once at construction. */
-import type { Adapter } from "../../adapters/types"
+import type { Adapter } from "../../storage/adapter"
 import { MissingAdapter, MissingAdapterMethods } from "../../errors"
 import type { InternalProvider } from "./providers"
 import type { AdapterStores } from "./types"

@@ -8,9 +8,9 @@ import type {
   TransactionAdapter,
   UserAdapter,
   VerificationTokenAdapter,
-} from "../../adapters/types"
+} from "../../storage/adapter"
 import type { LoggerInstance } from "../../logger"
-import type { KeyValueStore } from "../../store/types"
+import type { KeyValueStore } from "../../storage/kv"
 import type { RateLimiter } from "../rate-limit/limiter"
 import type {
   CallbacksOptions,

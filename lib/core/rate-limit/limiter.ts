@@ -5,7 +5,7 @@
 import { createHmac } from "node:crypto"
 import { InvalidConfig, RateLimited } from "../../errors"
 import type { LoggerInstance } from "../../logger"
-import type { KeyValueStore, RateLimitStore } from "../../store/types"
+import type { KeyValueStore, RateLimitStore } from "../../storage/kv"
 import type { EventCallbacks, RateLimitOptions, RateLimitRule, RateLimitRuleName } from "../types"
 
 /** What a rule counts by: the client IP, an identifier from the request body, or the session. */

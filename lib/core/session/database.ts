@@ -1,5 +1,5 @@
 /** The database session strategy: the cookie holds a session token; the adapter holds the session and user. */
-import type { AdapterSession, AdapterUser, SessionAdapter } from "../../adapters/types"
+import type { AdapterSession, AdapterUser, SessionAdapter } from "../../storage/adapter"
 import { AdapterError, SessionTokenError, isServiceUnavailable } from "../../errors"
 import { clearSessionCookie } from "../cookies/session-store"
 import { readSessionCookie } from "../../cookie-header"

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto"
 import type { IdpRecord } from "../../oauth"
-import { storedInteger } from "../../store/types"
+import { storedInteger } from "../../storage/kv"
 import type { JWT } from "../types"
 
 const hash = (value: string) => createHash("sha256").update(value).digest("hex")

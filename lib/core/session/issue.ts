@@ -1,6 +1,6 @@
 /** The one way a session is issued, used by every sign-in flow (credentials, OAuth, email, WebAuthn). */
 import { storedClientIp } from "../rate-limit/ip"
-import type { AdapterUser } from "../../adapters/types"
+import type { AdapterUser } from "../../storage/adapter"
 import { clearSessionCookie } from "../cookies/session-store"
 import { readSessionCookie } from "../../cookie-header"
 import type { Account, JWT, Profile, User } from "../types"

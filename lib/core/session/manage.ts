@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto"
 import { constantTimeEqual } from "../secrets"
-import type { AdapterSession, AdapterUser, SessionManagementAdapter } from "../../adapters/types"
+import type { AdapterSession, AdapterUser, SessionManagementAdapter } from "../../storage/adapter"
 import { MissingAdapterMethods } from "../../errors"
 import { need } from "../config/stores"
 import type { ResolvedConfig } from "../config/types"

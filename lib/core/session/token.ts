@@ -4,7 +4,7 @@
  * tried for a cookie that itself has the hash shape: a leaked table of hashes cannot be replayed as cookies.
  */
 import { createHash } from "node:crypto"
-import type { AdapterSession, AdapterUser, SessionAdapter } from "../../adapters/types"
+import type { AdapterSession, AdapterUser, SessionAdapter } from "../../storage/adapter"
 
 const HASHED = /^sha256:[0-9a-f]{64}$/
 

@@ -4,7 +4,7 @@
  */
 import { store } from "../config/stores"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
-import type { AdapterUser } from "../../adapters/types"
+import type { AdapterUser } from "../../storage/adapter"
 import { AccountNotLinked, InvalidRequest, WebAuthnVerificationError } from "../../errors"
 import type { RequestContext } from "../context"
 import type { AuthResult } from "../response"

@@ -1,6 +1,6 @@
 /** The signature-counter rule: compare-and-swap, never decreasing; a regression is rejected and reported (B.2 rule 4). */
 import { store } from "../config/stores"
-import type { AdapterAuthenticator } from "../../adapters/types"
+import type { AdapterAuthenticator } from "../../storage/adapter"
 import { WebAuthnVerificationError } from "../../errors"
 import type { RequestContext } from "../context"
 import type { ResolvedWebAuthnProvider } from "./provider"

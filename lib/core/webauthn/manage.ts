@@ -4,7 +4,7 @@
  * refuses to remove the user's last way to sign in.
  */
 import { need, store } from "../config/stores"
-import type { AdapterAuthenticator, AdapterUser } from "../../adapters/types"
+import type { AdapterAuthenticator, AdapterUser } from "../../storage/adapter"
 import { InvalidRequest, LastCredential, NotFound, SessionNotFresh } from "../../errors"
 import type { ResolvedConfig } from "../config/resolve"
 import { CookieJar } from "../cookies/jar"

@@ -7,7 +7,7 @@ import type {
   AdapterUser,
   AuthenticatorAdapter,
   UserAdapter,
-} from "../../adapters/types"
+} from "../../storage/adapter"
 import { MissingAdapterMethods } from "../../errors"
 import type { RequestContext } from "../context"
 import type { Account } from "../types"

@@ -1,7 +1,7 @@
 /** Who a WebAuthn ceremony is for: the signed-in user, the user an email names, the stable user handle. */
 import { store } from "../config/stores"
 import { createHmac, hkdfSync, randomBytes } from "node:crypto"
-import type { AdapterUser } from "../../adapters/types"
+import type { AdapterUser } from "../../storage/adapter"
 import type { WebAuthnUserInfo } from "../../providers/types"
 import { currentUser } from "../actions/callback/link-account"
 import type { RequestContext } from "../context"

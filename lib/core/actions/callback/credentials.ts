@@ -1,6 +1,6 @@
 /** POST /callback/credentials (CSRF-checked): `authorize()`, the signIn callback, a session, a redirect. */
 import { randomUUID } from "node:crypto"
-import type { AdapterUser } from "../../../adapters/types"
+import type { AdapterUser } from "../../../storage/adapter"
 import { store } from "../../config/stores"
 import { AuthError, CallbackRouteError, CredentialsSignin, InvalidConfig } from "../../../errors"
 import type { CredentialsConfig } from "../../../providers/types"

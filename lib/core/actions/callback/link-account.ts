@@ -1,5 +1,5 @@
 /** Account linking for OAuth sign-ins with an adapter (Auth.js's linking rules, without its createUser quirk). */
-import type { Adapter, AdapterAccount, AdapterUser } from "../../../adapters/types"
+import type { Adapter, AdapterAccount, AdapterUser } from "../../../storage/adapter"
 import { store } from "../../config/stores"
 import type { OAuthUserStore } from "../../config/types"
 import { MissingAdapterMethods, OAuthAccountNotLinked } from "../../../errors"

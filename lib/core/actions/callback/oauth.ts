@@ -11,7 +11,7 @@ import { oauthFlowContext, type RequestContext } from "../../context"
 import type { AuthResult } from "../../response"
 import { finishSignIn, runSignInCallback } from "../finish-sign-in"
 import { linkOrRegister } from "./link-account"
-import type { AccountTokenPatch, AdapterAccount } from "../../../adapters/types"
+import type { AccountTokenPatch, AdapterAccount } from "../../../storage/adapter"
 import { accountPointerKey, tokenAtRest } from "../../session/tokens"
 import type { Account } from "../../types"
 

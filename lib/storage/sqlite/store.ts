@@ -1,7 +1,7 @@
 // The SQLite key-value store: table `gatehouse_kv` with an expiry; each operation one statement or one transaction.
-import type { SQLiteDatabase } from "../adapters/sqlite/schema"
-import type { KeyValueStore, RateLimitStore } from "./types"
-import { checkKey, checkMaxValue, checkValue, storedInteger, ttlMs, windowHit } from "./types"
+import type { SQLiteDatabase } from "./schema"
+import type { KeyValueStore, RateLimitStore } from "../kv"
+import { checkKey, checkMaxValue, checkValue, storedInteger, ttlMs, windowHit } from "../kv"
 
 /** The table (also created by the SQLite adapter). Expiry times are epoch milliseconds. */
 export const SQLITE_KV_SCHEMA = `

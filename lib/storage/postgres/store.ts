@@ -1,8 +1,8 @@
 // The PostgreSQL key-value store: table `gatehouse_kv` with an expiry, each operation one atomic statement.
 import type { Pool } from "pg"
-import { quoteSchema } from "../adapters/postgres/schema"
-import type { KeyValueStore, RateLimitStore } from "./types"
-import { checkKey, checkMaxValue, checkValue, ttlMs, windowHit } from "./types"
+import { quoteSchema } from "./schema"
+import type { KeyValueStore, RateLimitStore } from "../kv"
+import { checkKey, checkMaxValue, checkValue, ttlMs, windowHit } from "../kv"
 
 /** Options of {@link PostgresStore}. */
 export interface PostgresStoreOptions {

@@ -1,6 +1,6 @@
 // The in-process key-value store: a Map with expiry, swept as it fills and capped; it does not cross processes.
-import type { KeyValueStore, RateLimitStore } from "./types"
-import { checkKey, checkMaxValue, checkValue, storedInteger, ttlMs, windowHit } from "./types"
+import type { KeyValueStore, RateLimitStore } from "../kv"
+import { checkKey, checkMaxValue, checkValue, storedInteger, ttlMs, windowHit } from "../kv"
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {

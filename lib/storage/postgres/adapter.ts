@@ -1,7 +1,7 @@
 // PostgreSQL adapter on `pg`: foreign keys with cascades, one query per session check, transactions when asked.
 import type { Pool, PoolClient } from "pg"
-import type { AccountKey, AccountTokenAdapter, AccountTokenPatch, Adapter } from "./types"
-import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound } from "./internal/models"
+import type { AccountKey, AccountTokenAdapter, AccountTokenPatch, Adapter } from "../adapter"
+import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound } from "../internal/models"
 import {
   accountFromRow,
   accountValues,
@@ -17,14 +17,14 @@ import {
   userFromRow,
   userPatch,
   userValues,
-} from "./internal/rows"
-import type { AccountRow, AuthenticatorRow, SessionRow, TokenRow, UserRow } from "./internal/rows"
-import { quoteSchema } from "./postgres/schema"
-import { PostgresStore } from "../store/postgres"
-import type { KeyValueStore } from "../store/types"
+} from "../internal/rows"
+import type { AccountRow, AuthenticatorRow, SessionRow, TokenRow, UserRow } from "../internal/rows"
+import { quoteSchema } from "./schema"
+import { PostgresStore } from "./store"
+import type { KeyValueStore } from "../kv"
 
-export { migrate, POSTGRES_SCHEMA } from "./postgres/schema"
-export type { MigrateOptions } from "./postgres/schema"
+export { migrate, POSTGRES_SCHEMA } from "./schema"
+export type { MigrateOptions } from "./schema"
 
 /** Options of {@link PostgresAdapter}. */
 export interface PostgresAdapterOptions {

@@ -1,8 +1,8 @@
 // The Redis key-value store: plain string keys under a prefix, `SET NX PX` for consume, one Lua script for setMax.
 import { createHash } from "node:crypto"
 import type Redis from "ioredis"
-import type { KeyValueStore, RateLimitStore } from "./types"
-import { checkKey, checkMaxValue, checkValue, ttlMs } from "./types"
+import type { KeyValueStore, RateLimitStore } from "../kv"
+import { checkKey, checkMaxValue, checkValue, ttlMs } from "../kv"
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {

@@ -8,7 +8,7 @@ import type {
   AdapterUser,
   IdpSessionAdapter,
   VerificationToken,
-} from "./types"
+} from "../adapter"
 import {
   conflict,
   copyAuthenticator,
@@ -18,10 +18,10 @@ import {
   missingUser,
   newUserId,
   notFound,
-} from "./internal/models"
-import type { AccountKey } from "./internal/models"
-import { MemoryStore } from "../store/memory"
-import { TOKEN_COLUMNS } from "./internal/rows"
+} from "../internal/models"
+import type { AccountKey } from "../internal/models"
+import { MemoryStore } from "./store"
+import { TOKEN_COLUMNS } from "../internal/rows"
 
 const accountId = (a: AccountKey): string => JSON.stringify([a.provider, a.providerAccountId])
 const tokenId = (t: { identifier: string; token: string }): string => JSON.stringify([t.identifier, t.token])

@@ -1,8 +1,8 @@
 // Helpers shared by the adapters: model field lists, email lookup keys, extra-field splitting and fixed errors.
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "../types"
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "../adapter"
 
 /** Every adapter returns all methods of the contract. */
-export type { Adapter } from "../types"
+export type { Adapter } from "../adapter"
 
 /** User fields that have their own column; anything else is kept in a JSON `extra` bag. */
 export const USER_FIELDS = ["id", "name", "email", "emailVerified", "image"] as const

@@ -1,9 +1,9 @@
 // SQLite adapter on better-sqlite3: the embedded default, one database file, tables created on first use.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- better-sqlite3 ships no types; this shim types its constructor
-/// <reference path="./sqlite/better-sqlite3.d.ts" />
+/// <reference path="./better-sqlite3.d.ts" />
 import BetterSqlite3 from "better-sqlite3"
-import type { AccountTokenAdapter, Adapter, AdapterUser, IdpSessionAdapter } from "./types"
-import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound, parseExtra } from "./internal/models"
+import type { AccountTokenAdapter, Adapter, AdapterUser, IdpSessionAdapter } from "../adapter"
+import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound, parseExtra } from "../internal/models"
 import {
   accountFromRow,
   accountValues,
@@ -18,13 +18,13 @@ import {
   userFromRow,
   userPatch,
   userValues,
-} from "./internal/rows"
-import type { AccountRow, AuthenticatorRow, SessionRow, TokenRow, UserRow } from "./internal/rows"
-import { addMissingColumns, SQLITE_SCHEMA } from "./sqlite/schema"
-import { SQLiteStore } from "../store/sqlite"
-import type { SQLiteDatabase } from "./sqlite/schema"
+} from "../internal/rows"
+import type { AccountRow, AuthenticatorRow, SessionRow, TokenRow, UserRow } from "../internal/rows"
+import { addMissingColumns, SQLITE_SCHEMA } from "./schema"
+import { SQLiteStore } from "./store"
+import type { SQLiteDatabase } from "./schema"
 
-export type { SQLiteDatabase, SQLiteStatement } from "./sqlite/schema"
+export type { SQLiteDatabase, SQLiteStatement } from "./schema"
 
 /** The file used when `SQLiteAdapter()` is called without a database or path (relative to the working directory). */
 export const DEFAULT_SQLITE_PATH = "gatehouse.sqlite"

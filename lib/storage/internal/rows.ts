@@ -1,5 +1,5 @@
 // Mapping between the SQL rows shared by the SQLite and PostgreSQL adapters (snake_case) and the contract's models.
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../types"
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../adapter"
 import {
   ACCOUNT_FIELDS,
   USER_FIELDS,

@@ -4,7 +4,7 @@
  * config check names the missing ones for each feature in use.
  */
 import type { Awaitable } from "../models"
-import type { KeyValueStore } from "../store/types"
+import type { KeyValueStore } from "./kv"
 
 /**
  * A user as stored by an adapter. `email` is matched case-insensitively; it is `null` only for an OAuth user whose

@@ -9,12 +9,20 @@ import type {
   AdapterSession,
   AdapterUser,
   VerificationToken,
-} from "./types"
-import { conflict, copyAuthenticator, copySession, emailKey, missingUser, newUserId, notFound } from "./internal/models"
-import type { AccountKey } from "./internal/models"
-import { TOKEN_COLUMNS } from "./internal/rows"
-import * as lua from "./redis/scripts"
-import { RedisStore } from "../store/redis"
+} from "../adapter"
+import {
+  conflict,
+  copyAuthenticator,
+  copySession,
+  emailKey,
+  missingUser,
+  newUserId,
+  notFound,
+} from "../internal/models"
+import type { AccountKey } from "../internal/models"
+import { TOKEN_COLUMNS } from "../internal/rows"
+import * as lua from "./scripts"
+import { RedisStore } from "./store"
 
 /** Options of {@link RedisAdapter}. */
 export interface RedisAdapterOptions {
