@@ -15,7 +15,7 @@ export {
   RateLimited,
   RefreshTokenError,
 } from "./errors"
-export type { AccessTokenResult, GetAccessTokenOptions } from "./core/refresh"
+export type { AccessTokenResult, GetAccessTokenOptions } from "./core/session/refresh"
 export { customFetch } from "./symbols"
 export type {
   Account,
@@ -33,7 +33,7 @@ export type {
   SessionOptions,
   Theme,
   User,
-} from "./core/types"
+} from "./core/kernel/types"
 export type { RateLimitStore, WindowHit } from "./storage/kv"
 export type * from "./storage/adapter"
 export type * from "./providers/types"

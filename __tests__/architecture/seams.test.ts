@@ -26,24 +26,30 @@ describe("seams", () => {
   })
 
   it("one sign-in finisher: only finishSignIn issues a session", () => {
-    expect(filesMatching(/\bissueSession\(/)).toEqual(["core/actions/finish-sign-in.ts", "core/session/issue.ts"])
+    expect(filesMatching(/\bissueSession\(/)).toEqual(["core/session/finish-sign-in.ts", "core/session/issue.ts"])
   })
 
   it("no per-action CSRF checks: the router enforces the route table's rule", () => {
-    expect(filesMatching(/\.csrfVerified\b/)).toEqual(["core/context.ts", "core/invoke.ts", "core/router.ts"])
+    expect(filesMatching(/\.csrfVerified\b/)).toEqual([
+      "core/kernel/context.ts",
+      "core/pipeline/invoke.ts",
+      "core/pipeline/router.ts",
+    ])
   })
 
   it("no `adapter as ...` casts: the core uses the feature views of the resolved config", () => {
     expect(filesMatching(/\badapter as\b/)).toEqual([])
-    expect(filesMatching(/config\.adapter\b/)).toEqual(["core/config/resolve.ts"])
+    expect(filesMatching(/config\.adapter\b/)).toEqual(["core/kernel/config/resolve.ts"])
   })
 
   it("the OAuth engine's and the session layer's contexts are built in core/context.ts", () => {
-    expect(filesMatching(/export function (sessionContext|oauthFlowContext)\(/)).toEqual(["core/context.ts"])
+    expect(filesMatching(/export function (sessionContext|oauthFlowContext)\(/)).toEqual(["core/kernel/context.ts"])
   })
 
   it("one room for the security primitives: constant-time comparison lives in core/secrets.ts", () => {
-    expect(filesMatching(/\btimingSafeEqual\b/).filter((f) => f.startsWith("core/"))).toEqual(["core/secrets.ts"])
-    expect(filesMatching(/\bkeyedHash\(/)).toEqual(["core/csrf.ts", "core/secrets.ts"])
+    expect(filesMatching(/\btimingSafeEqual\b/).filter((f) => f.startsWith("core/"))).toEqual([
+      "core/kernel/secrets.ts",
+    ])
+    expect(filesMatching(/\bkeyedHash\(/)).toEqual(["core/kernel/csrf.ts", "core/kernel/secrets.ts"])
   })
 })

@@ -2,8 +2,8 @@
 // OAuth check cookies, the WebAuthn challenge and the sign-out state; and a configured check cookie maxAge is
 // honoured, never overridden.
 import { Auth } from "../../lib/core"
-import { checkSealer, type CheckBinding } from "../../lib/core/checks"
-import type { AuthConfig } from "../../lib/core/types"
+import { checkSealer, type CheckBinding } from "../../lib/core/kernel/checks"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { decode } from "../../lib/jwt"
 import { fakeDateOnly } from "../fixtures/clock"
 import { SECRET, makeRequest } from "./helpers"

@@ -2,7 +2,7 @@
  * The runtime behind Gatehouse(config): a lazy config that returns a new object per request keeps the OAuth
  * discovery cache (the resolved providers stay the same objects while they are equal).
  */
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import type { OAuthConfig } from "../../lib/providers/types"
 import { Gatehouse } from "../../lib/web"
 import { startMisbehavingOp, type MisbehavingOp } from "../fixtures/oauth/misbehaving-op"

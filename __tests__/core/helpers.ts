@@ -1,7 +1,7 @@
 /** Test helpers: build configs and requests, read Set-Cookie headers back. */
 import { parseSetCookie } from "cookie"
 import { Auth } from "../../lib/core"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import Credentials from "../../lib/providers/credentials"
 import type { LoggerInstance } from "../../lib/logger"
 

@@ -1,5 +1,5 @@
 import { Auth } from "../../lib/core"
-import { sameOriginRedirect } from "../../lib/core/redirect"
+import { sameOriginRedirect } from "../../lib/core/kernel/redirect"
 import { ORIGIN, credentialsConfig, csrf, makeRequest } from "./helpers"
 
 // RD-xx corpus (security-checklist 3.7), GHSA-f9wg (prefix match), GHSA-vp58 (backslashes), CVE-2022-31093 (throws).

@@ -1,6 +1,6 @@
 // The route table carries the policy and the router enforces it: methods, provider types, CSRF, error answers.
 import { Auth, authActions, providerActions } from "../../lib/core"
-import { routes } from "../../lib/core/routes"
+import { routes } from "../../lib/core/kernel/routes"
 import { AuthError } from "../../lib/errors"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import Email from "../../lib/providers/email"

@@ -1,5 +1,5 @@
 import { Auth, isAuthAction } from "../../lib/core"
-import { parseActionAndProviderId } from "../../lib/core/request"
+import { parseActionAndProviderId } from "../../lib/core/kernel/request"
 import { ORIGIN, credentialsConfig, makeRequest } from "./helpers"
 
 describe("action parsing (reference 18.16)", () => {

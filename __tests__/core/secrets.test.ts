@@ -1,4 +1,4 @@
-import { randomToken } from "../../lib/core/secrets"
+import { randomToken } from "../../lib/core/kernel/secrets"
 
 describe("randomToken (pooled CSPRNG bytes)", () => {
   it("hands out each byte once: 1,000 tokens across several pool refills are all distinct 64-hex strings", () => {

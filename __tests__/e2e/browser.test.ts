@@ -8,7 +8,7 @@ import path from "node:path"
 import type { Page } from "playwright-core"
 import type { DevMailbox } from "../../examples/express-basic/mailbox"
 import { startLocalIdp, type StartedLocalIdp } from "../../examples/express-basic/local-idp"
-import { pageHeaders } from "../../lib/core/pages"
+import { pageHeaders } from "../../lib/core/kernel/pages"
 import {
   describeWithBrowser,
   launchBrowser,

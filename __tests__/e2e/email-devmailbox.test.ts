@@ -6,7 +6,7 @@ import request from "supertest"
 import { createDevMailbox } from "../../examples/express-basic/mailbox"
 import { ExpressAuth, getSession } from "../../lib"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { cookieHeader, cookieJar } from "../express/apps"
 import { openLinkOverHttp } from "../fixtures/magic-link"
 

@@ -2,7 +2,7 @@
 import type { Server } from "node:http"
 import request from "supertest"
 import { ExpressAuth, getSession } from "../../lib"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import Nodemailer from "../../lib/providers/nodemailer"
 import { cookieHeader, cookieJar, versions, type ExpressFactory } from "../express/apps"
 import { signInLinkOf, startSmtpServer, type SmtpFixture } from "../fixtures/smtp"

@@ -1,5 +1,5 @@
 // End to end: Auth() + Nodemailer + a real SMTP server. POST /signin/nodemailer → the message → GET the link → session.
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import Nodemailer from "../../lib/providers/nodemailer"
 import { startSmtpServer, signInLinkOf, type SmtpFixture } from "../fixtures/smtp"
 import {

@@ -8,7 +8,7 @@ import request from "supertest"
 import { ExpressAuth } from "../../lib"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import type { Adapter } from "../../lib/storage/adapter"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { cookieHeader, cookieJar } from "../express/apps"
 import { startFaultProxy, type FaultMode, type FaultProxy } from "../fixtures/fault-proxy"
 import {

@@ -3,7 +3,7 @@
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import type { AdapterUser } from "../../lib/storage/adapter"
 import { Auth } from "../../lib/core"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import type { AuthError } from "../../lib/errors"
 import { hashSessionToken } from "../../lib/core/session/token"
 import { decode } from "../../lib/jwt"

@@ -1,6 +1,6 @@
 // End to end: Auth() + a real oidc-provider. csrf → POST /signin/:id → OP login/consent → /callback/:id → /session.
 import { Auth } from "../../lib/core"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { decode } from "../../lib/jwt"
 import { stableUserId } from "../../lib/oauth"
 import type { OAuthConfig } from "../../lib/providers/types"

@@ -2,7 +2,7 @@
 // reaches the app over HTTP, with JWT sessions; the negative matrix (C8) against an "evil OP" that signs with its own key
 // from its own JWKS. The rows that involve database sessions run on every adapter in oidc-logout-databases.test.ts.
 import { SignJWT, type JWTPayload } from "jose"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { MemoryStore } from "../../lib/storage/memory/store"
 import { startOidcProvider, testOidcProvider } from "../fixtures/oauth/oidc-provider"

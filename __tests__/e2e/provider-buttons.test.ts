@@ -3,7 +3,7 @@
 import { readdirSync } from "node:fs"
 import path from "node:path"
 import { Auth } from "../../lib/core"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import type { Provider } from "../../lib/providers/types"
 import { describeWithBrowser, launchBrowser, type LaunchedBrowser } from "../fixtures/browser"
 

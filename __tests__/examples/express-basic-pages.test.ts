@@ -7,7 +7,7 @@ import { authConfig, createApp, createDemoAdapter, demoLogin } from "../../examp
 import { createDevMailbox } from "../../examples/express-basic/mailbox"
 import { relativeTime } from "../../examples/express-basic/pages"
 import { SQLiteAdapter } from "../../lib/storage/sqlite/adapter"
-import { pageCss } from "../../lib/core/pages/styles"
+import { pageCss } from "../../lib/core/kernel/pages/styles"
 import Credentials from "../../lib/providers/credentials"
 import type { SendVerificationRequestParams } from "../../lib/providers/types"
 import { cookieHeader, cookieJar } from "../express/apps"

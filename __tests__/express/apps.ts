@@ -3,7 +3,7 @@ import express5 from "express"
 import express4 from "express4"
 import type { Express } from "express"
 import request from "supertest"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import Credentials from "../../lib/providers/credentials"
 
 export const versions = [

@@ -5,7 +5,7 @@ import request from "supertest"
 import { ExpressAuth, Gatehouse } from "../../lib"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { skipCSRFCheck } from "../../lib/core"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { SECRET, authConfig, cookieHeader, cookieJar, signIn, versions, type ExpressFactory } from "./apps"
 
 const setCookies = (headers: Record<string, unknown>): string[] => {

@@ -8,7 +8,7 @@ import type { ErrorRequestHandler, Express, Request as ExpressRequest, Response 
 import { Gatehouse, MissingRequestContext, getSession } from "../../lib"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { decode, encode } from "../../lib/jwt"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { fakeDateOnly } from "../fixtures/clock"
 import { testLogger } from "../core/helpers"
 import { authConfig, cookieJar, SECRET, versions, type ExpressFactory } from "./apps"

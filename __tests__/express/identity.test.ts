@@ -5,7 +5,7 @@
 import request from "supertest"
 import type { ErrorRequestHandler, Express } from "express"
 import { ExpressAuth, getSession, requireAuth } from "../../lib"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import OIDC from "../../lib/providers/oidc"
 import { authConfig, cookieHeader, signIn, versions, type ExpressFactory } from "./apps"

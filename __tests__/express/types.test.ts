@@ -6,7 +6,7 @@ const root = path.resolve(__dirname, "../..")
 // Virtual sources live (in memory only) beside this file, so `express`, `passport` and lib/ resolve as in the repo.
 const virtualDir = path.join(__dirname, "types", "__virtual__")
 const augment = path.relative(virtualDir, path.join(root, "lib/express/augment")).split(path.sep).join("/")
-const coreTypes = path.relative(virtualDir, path.join(root, "lib/core/types")).split(path.sep).join("/")
+const coreTypes = path.relative(virtualDir, path.join(root, "lib/core/kernel/types")).split(path.sep).join("/")
 
 const options: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,

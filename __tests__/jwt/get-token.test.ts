@@ -1,7 +1,7 @@
 // getToken: cookie, chunked cookie, secure name, Bearer header, raw, missing secret, bad input and custom decode.
 import { encode, getToken } from "../../lib/jwt"
 import type { JWTDecodeParams } from "../../lib/jwt"
-import type { JWT } from "../../lib/core/types"
+import type { JWT } from "../../lib/core/kernel/types"
 import { MissingSecret } from "../../lib/errors"
 import { vector } from "./vectors"
 

@@ -1,7 +1,7 @@
 // The OAuth/OIDC catalogue: endpoints, scopes, options carried through, and profile mapping from documented samples.
 import { readdirSync } from "node:fs"
 import { basename, join } from "node:path"
-import type { User } from "../../lib/core/types"
+import type { User } from "../../lib/core/kernel/types"
 import type { EndpointConfig, OAuthConfig, TokenSet } from "../../lib/providers/types"
 import Apple from "../../lib/providers/apple"
 import Atlassian from "../../lib/providers/atlassian"

@@ -4,7 +4,7 @@
 // the provider's `customFetch`, standing in for the vendors' hosted metadata.
 import { parseSetCookie } from "cookie"
 import { Auth, resolveConfig } from "../../lib/core"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { InvalidConfig } from "../../lib/errors"
 import { encode } from "../../lib/jwt"
 import type { OAuthConfig } from "../../lib/providers/types"

@@ -2,7 +2,7 @@
 import { createServer } from "node:http"
 import type { IncomingHttpHeaders, Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { Profile } from "../../lib/core/types"
+import type { Profile } from "../../lib/core/kernel/types"
 import { providerFetch } from "../../lib/oauth/fetch"
 import { customFetch } from "../../lib/symbols"
 import type { OAuthConfig, TokenSet } from "../../lib/providers/types"

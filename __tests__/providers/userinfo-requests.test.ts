@@ -1,5 +1,5 @@
 // The custom userinfo requests of Bitbucket, Dropbox, Reddit, Yandex and Notion, driven through a stub customFetch.
-import type { Profile } from "../../lib/core/types"
+import type { Profile } from "../../lib/core/kernel/types"
 import { providerFetch } from "../../lib/oauth/fetch"
 import { customFetch } from "../../lib/symbols"
 import type { OAuthConfig, TokenSet } from "../../lib/providers/types"

@@ -4,7 +4,7 @@ import express from "express"
 import { Gatehouse } from "../../lib/express"
 import { Gatehouse as WebGatehouse } from "../../lib/web"
 import Credentials from "../../lib/providers/credentials"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { fakeDateOnly } from "../fixtures/clock"
 import { csrfOf, postSignIn, SECRET } from "./harness"
 

@@ -3,7 +3,7 @@
 import express from "express"
 import request from "supertest"
 import { Auth, resolveConfig } from "../../lib/core"
-import { renderSignInPage } from "../../lib/core/pages"
+import { renderSignInPage } from "../../lib/core/kernel/pages"
 import { Gatehouse } from "../../lib/express"
 import Credentials from "../../lib/providers/credentials"
 import { RedisStore } from "../../lib/storage/redis/store"

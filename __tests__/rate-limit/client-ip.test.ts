@@ -1,6 +1,6 @@
 // next-wave E2 and E3: which client a request counts for. The IP is Express's `req.ip` (so `trust proxy` decides),
 // IPv6 is grouped by /64 and IPv4-mapped addresses are unwrapped.
-import { clientIpSubject } from "../../lib/core/rate-limit/ip"
+import { clientIpSubject } from "../../lib/core/kernel/rate-limit/ip"
 import { versions } from "../express/apps"
 import { csrfOf, limitedApp, postSignIn } from "./harness"
 

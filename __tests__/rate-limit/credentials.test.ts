@@ -4,7 +4,7 @@ import express from "express"
 import request from "supertest"
 import { Gatehouse } from "../../lib/express"
 import { MemoryStore } from "../../lib/storage/memory/store"
-import type { RateLimitOptions } from "../../lib/core/types"
+import type { RateLimitOptions } from "../../lib/core/kernel/types"
 import { fakeDateOnly } from "../fixtures/clock"
 import { csrfOf, limitedApp, limitedLocation, postSignIn } from "./harness"
 

@@ -2,7 +2,7 @@
 // with `rateLimit.ip`. A refused request never reaches sendVerificationRequest; a known and an unknown address answer
 // alike. EM-13 (issue 11) stays on with the limiter off, silently, until the rule is turned off explicitly.
 import Nodemailer from "../../lib/providers/nodemailer"
-import type { RateLimitOptions } from "../../lib/core/types"
+import type { RateLimitOptions } from "../../lib/core/kernel/types"
 import { Browser, emailConfig, FROM, ORIGIN } from "../core/email/harness"
 import { fakeDateOnly } from "../fixtures/clock"
 

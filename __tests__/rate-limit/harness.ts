@@ -3,7 +3,7 @@ import express from "express"
 import request from "supertest"
 import type { Express } from "express"
 import { Gatehouse } from "../../lib/express"
-import type { AuthConfig, RateLimitOptions } from "../../lib/core/types"
+import type { AuthConfig, RateLimitOptions } from "../../lib/core/kernel/types"
 import Credentials from "../../lib/providers/credentials"
 import { testLogger, type TestLogger } from "../core/helpers"
 

@@ -6,7 +6,7 @@ import Redis from "ioredis"
 import { migrate } from "../../lib/storage/postgres/adapter"
 import { PostgresStore } from "../../lib/storage/postgres/store"
 import { RedisStore } from "../../lib/storage/redis/store"
-import type { AuthConfig, RateLimitOptions } from "../../lib/core/types"
+import type { AuthConfig, RateLimitOptions } from "../../lib/core/kernel/types"
 import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
 import { csrfOf, limitedApp, postSignIn } from "./harness"
 

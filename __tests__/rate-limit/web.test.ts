@@ -1,6 +1,6 @@
 // next-wave E8: the web flavour (`gatehouse-auth/web`) has no client IP unless `rateLimit.ip` gives one. Without it
 // the IP rules are skipped with one warning (never one shared bucket for everybody) and the account rule still holds.
-import type { AuthConfig, ClientIpSource } from "../../lib/core/types"
+import type { AuthConfig, ClientIpSource } from "../../lib/core/kernel/types"
 import Credentials from "../../lib/providers/credentials"
 import { Gatehouse } from "../../lib/web"
 import { testLogger, type TestLogger } from "../core/helpers"

@@ -6,7 +6,7 @@ import { DEFAULT_HTTP_TIMEOUT } from "../../lib/oauth/fetch"
 import { accountPointerKey, sha256 } from "../../lib/core/session/tokens"
 import { MemoryStore } from "../../lib/storage/memory/store"
 import { Gatehouse, type WebGatehouse } from "../../lib/web/gatehouse"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { fakeDateOnly } from "../fixtures/clock"
 import {
   accessToken,

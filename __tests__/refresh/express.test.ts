@@ -7,7 +7,7 @@ import { Gatehouse as ExpressGatehouse, RefreshTokenError } from "../../lib"
 import { decode } from "../../lib/jwt"
 import { MemoryStore } from "../../lib/storage/memory/store"
 import { Gatehouse } from "../../lib/web/gatehouse"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { Browser, SECRET, signIn, startRefreshOp, type RefreshOp } from "./harness"
 
 let rop: RefreshOp

@@ -1,12 +1,12 @@
 // Refresh-token rotation with JWT sessions (next-wave D.3 row D4, and D2/D6/D10 for the cookie): the tokens live in
 // the encrypted session cookie (`__gh.tok`), a late tab with the pre-rotation cookie adopts the successor for 60 s.
 import { decode } from "../../lib/jwt"
-import { CookieJar } from "../../lib/core/cookies/jar"
-import { CHUNK_SIZE, writeSessionCookie } from "../../lib/core/cookies/session-store"
+import { CookieJar } from "../../lib/core/kernel/cookies/jar"
+import { CHUNK_SIZE, writeSessionCookie } from "../../lib/core/kernel/cookies/session-store"
 import { RefreshTokenError } from "../../lib/errors"
 import { MemoryStore } from "../../lib/storage/memory/store"
 import { Gatehouse, type WebGatehouse } from "../../lib/web/gatehouse"
-import type { AuthConfig, JWT } from "../../lib/core/types"
+import type { AuthConfig, JWT } from "../../lib/core/kernel/types"
 import { fakeDateOnly } from "../fixtures/clock"
 import {
   accessToken,

@@ -7,7 +7,7 @@ import { migrate, PostgresAdapter } from "../../lib/storage/postgres/adapter"
 import { RedisAdapter } from "../../lib/storage/redis/adapter"
 import { RedisStore } from "../../lib/storage/redis/store"
 import { Gatehouse, type WebGatehouse } from "../../lib/web/gatehouse"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
 import { accessToken, Browser, SECRET, signIn, startRefreshOp, type RefreshOp } from "./harness"
 

@@ -1,7 +1,7 @@
 // Issue 11: OI-aud-extra-azp (extra ID token audiences refused unless trusted) and OI-dangerous-linking (implicit
 // email linking only on the boolean `email_verified: true`), through Auth() against the misbehaving OP.
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import type { OAuthConfig } from "../../lib/providers/types"
 import { Browser, ORIGIN, locationOf } from "../core/email/harness"
 import { testLogger } from "../core/helpers"

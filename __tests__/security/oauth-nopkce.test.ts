@@ -2,7 +2,7 @@
 // ignores PKCE and does not advertise S256, an attacker's code sent to a victim with a pending flow must not sign the
 // victim in as the attacker, nor link the attacker's identity to the victim. A one-time `state` is added.
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { Browser, ORIGIN, locationOf } from "../core/email/harness"
 import { testLogger } from "../core/helpers"
 import { startMisbehavingOp, type MisbehavingOp } from "../fixtures/oauth/misbehaving-op"

@@ -1,6 +1,6 @@
 // OI-proxy-host (issue 11, High): the redirect proxy forwards a victim's code only to configured origins.
 import { Auth } from "../../lib/core"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { encode } from "../../lib/jwt"
 import { STATE_SALT } from "../../lib/oauth"
 import { applyCookies, csrf, makeRequest, testLogger } from "../core/helpers"

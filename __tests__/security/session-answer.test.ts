@@ -2,7 +2,7 @@
 // (nor `userId`), and GET /auth/session never answers one, even when the callback returns `session` unchanged.
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { Auth } from "../../lib/core"
-import type { Session } from "../../lib/core/types"
+import type { Session } from "../../lib/core/kernel/types"
 import { credentialsConfig, makeRequest, signIn } from "../core/helpers"
 
 const SESSION_COOKIE = "__Secure-authjs.session-token"

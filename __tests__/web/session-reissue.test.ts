@@ -1,10 +1,10 @@
 // Issue 16 item 1: GET /session and server reads (`auth(request)`) re-issue a JWT session cookie only when it changes
 // something: `updateAge` since it was issued, an older secret of a rotation list, a `jwt` callback change, an update.
 import { decode, encode } from "../../lib/jwt"
-import type { JWT } from "../../lib/core/types"
+import type { JWT } from "../../lib/core/kernel/types"
 import Credentials from "../../lib/providers/credentials"
 import { Gatehouse } from "../../lib/web"
-import type { AuthConfig } from "../../lib/core/types"
+import type { AuthConfig } from "../../lib/core/kernel/types"
 import { fakeDateOnly } from "../fixtures/clock"
 
 const COOKIE = "authjs.session-token"

@@ -14,7 +14,7 @@ import { CredentialsSignin, Gatehouse, MissingCSRF, type AuthConfig, type Sessio
 import { SQLiteAdapter } from "../../lib/storage/sqlite/adapter"
 import Credentials from "../../lib/providers/credentials"
 import Passkey from "../../lib/providers/passkey"
-import { lifetimeInWords } from "../../lib/core/pages/verify-request"
+import { lifetimeInWords } from "../../lib/core/kernel/pages/verify-request"
 import type { SessionInfo } from "../../lib/core/session/manage"
 import { passkeyClientScript } from "./passkey-client"
 import { LOCAL_IDP_ID, localIdpProvider } from "./local-idp"

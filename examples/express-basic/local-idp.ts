@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net"
 import OIDC from "../../lib/providers/oidc"
 import type { OAuthConfig } from "../../lib/providers/types"
 import { escape } from "./pages"
-import { pageCss } from "../../lib/core/pages/styles"
+import { pageCss } from "../../lib/core/kernel/pages/styles"
 
 /** The provider id: the demo's callback is `/auth/callback/local-idp`. */
 export const LOCAL_IDP_ID = "local-idp"

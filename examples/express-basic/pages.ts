@@ -4,8 +4,8 @@
  */
 import { randomBytes } from "node:crypto"
 import type { Response } from "express"
-import { escapeHtml } from "../../lib/core/pages/escape"
-import { pageCss } from "../../lib/core/pages/styles"
+import { escapeHtml } from "../../lib/core/kernel/pages/escape"
+import { pageCss } from "../../lib/core/kernel/pages/styles"
 
 /** Escapes text for HTML text and double-quoted attributes (the built-in pages' escaper). */
 export const escape = escapeHtml

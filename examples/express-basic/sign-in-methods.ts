@@ -5,7 +5,7 @@
  */
 import type { Adapter, AdapterSession } from "../../lib/storage/adapter"
 import { publicSessionId } from "../../lib/core/session/manage"
-import type { Account, User } from "../../lib/core/types"
+import type { Account, User } from "../../lib/core/kernel/types"
 
 const labels: Readonly<Record<string, string>> = {
   credentials: "the demo account (username and password)",

@@ -1,14 +1,20 @@
 /**
  * `gatehouse-auth/core`: the framework-neutral core. `Auth(request, config)` answers a Web Request with a Web Response.
  */
-export { Auth, createAuthHandler, handleAuthRequest, handleAuthRequestSerialized, type LazyAuthConfig } from "./auth"
+export {
+  Auth,
+  createAuthHandler,
+  handleAuthRequest,
+  handleAuthRequestSerialized,
+  type LazyAuthConfig,
+} from "./pipeline/auth"
 export { raw, skipCSRFCheck, customFetch } from "../symbols"
-export { setEnvDefaults, createActionURL } from "./config/env"
-export { isAuthAction, authActions, providerActions, type AuthAction } from "./routes"
-export { resolveConfig, resolveConfigCached } from "./config/resolve"
-export type { ResolvedConfig } from "./config/types"
+export { setEnvDefaults, createActionURL } from "./kernel/config/env"
+export { isAuthAction, authActions, providerActions, type AuthAction } from "./kernel/routes"
+export { resolveConfig, resolveConfigCached } from "./kernel/config/resolve"
+export type { ResolvedConfig } from "./kernel/config/types"
 export { getSessionState, type SessionState } from "./session"
-export type { ResponseInternal, AuthResult, SerializedResult } from "./response"
+export type { ResponseInternal, AuthResult, SerializedResult } from "./kernel/response"
 export type {
   Account,
   AuthConfig,
@@ -28,7 +34,7 @@ export type {
   SessionStrategy,
   Theme,
   User,
-} from "./types"
+} from "./kernel/types"
 export type * from "../storage/adapter"
 export type * from "../providers/types"
 export type { LoggerInstance, WarningCode } from "../logger"

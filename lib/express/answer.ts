@@ -3,10 +3,10 @@
  * anything else through the core pipeline, reading the Node request once.
  */
 import type { Request } from "express"
-import { cookielessSessionRead, handleAuthRequestSerialized } from "../core/auth"
-import type { ResolvedConfig } from "../core/config/types"
-import type { ConfigRuntime } from "../core/gatehouse"
-import { sourceOfBytes } from "../core/request"
+import { cookielessSessionRead, handleAuthRequestSerialized } from "../core/pipeline/auth"
+import type { ResolvedConfig } from "../core/kernel/config/types"
+import type { ConfigRuntime } from "../core/pipeline/gatehouse"
+import { sourceOfBytes } from "../core/kernel/request"
 import { readNodeRequest, webRequestOf } from "./convert"
 import { originOf } from "./origin"
 

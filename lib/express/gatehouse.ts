@@ -5,8 +5,8 @@
 import { AsyncLocalStorage } from "node:async_hooks"
 import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from "express"
 import { parseCookieHeader } from "../cookie-header"
-import { handleAuthRequest } from "../core/auth"
-import type { ResolvedConfig } from "../core/config/types"
+import { handleAuthRequest } from "../core/pipeline/auth"
+import type { ResolvedConfig } from "../core/kernel/config/types"
 import {
   serverSignIn,
   serverSignOut,
@@ -16,18 +16,18 @@ import {
   type ServerCallResult,
   type SignInOptions,
   type SignOutOptions,
-} from "../core/server-calls"
-import type { Session } from "../core/types"
-import { requestOrigin } from "../core/context"
+} from "../core/pipeline/server-calls"
+import type { Session } from "../core/kernel/types"
+import { requestOrigin } from "../core/kernel/context"
 import {
   deletePasskey,
   listPasskeys,
   renamePasskey,
   type ManagementContext,
   type PasskeyInfo,
-} from "../core/webauthn/manage"
+} from "../core/methods/webauthn/manage"
 import { MissingRequestContext } from "../errors"
-import { resetAccountLimits } from "../core/rate-limit/enforce"
+import { resetAccountLimits } from "../core/kernel/rate-limit/enforce"
 import { answerAuthRequest, clientIpOf, type ExpressAuthOptions } from "./answer"
 import { sendSerialized, sendWebResponse } from "./convert"
 import { attachSession, gate, type GateOptions } from "./guard"

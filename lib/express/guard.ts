@@ -4,8 +4,8 @@
  */
 import { IncomingMessage } from "node:http"
 import type { Request, Response as ExpressResponse } from "express"
-import { decideAccess, wantsJson, type AccessOptions, type AccessVerdict } from "../core/access"
-import type { Session } from "../core/types"
+import { decideAccess, wantsJson, type AccessOptions, type AccessVerdict } from "../core/pipeline/access"
+import type { Session } from "../core/kernel/types"
 import { sendWebResponse } from "./convert"
 import type { Identity } from "./identity"
 import { originOf } from "./origin"

@@ -4,10 +4,10 @@
  * share the one of their config object.
  */
 import type { Request, Response as ExpressResponse } from "express"
-import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "../core/gatehouse"
-import type { ResolvedConfig } from "../core/config/types"
+import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "../core/pipeline/gatehouse"
+import type { ResolvedConfig } from "../core/kernel/config/types"
 import { getSessionState } from "../core/session"
-import type { AuthConfig, Awaitable, Session } from "../core/types"
+import type { AuthConfig, Awaitable, Session } from "../core/kernel/types"
 import { InvalidConfig } from "../errors"
 import { mountBasePath } from "./mount"
 import { isSecureRequest } from "./origin"

@@ -4,7 +4,7 @@
  */
 import type { Request, Response as ExpressResponse } from "express"
 import type { AdapterUser } from "../storage/adapter"
-import type { ResolvedConfig } from "../core/config/resolve"
+import type { ResolvedConfig } from "../core/kernel/config/resolve"
 import { serverSessionContext } from "../core/session"
 import {
   deleteUser,
@@ -17,7 +17,12 @@ import {
   type SessionInfo,
 } from "../core/session/manage"
 import type { SessionContext } from "../core/session/types"
-import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions, type RefreshState } from "../core/refresh"
+import {
+  getAccessToken,
+  type AccessTokenResult,
+  type GetAccessTokenOptions,
+  type RefreshState,
+} from "../core/session/refresh"
 import type { Identity } from "./identity"
 import { isSecureRequest } from "./origin"
 

@@ -4,9 +4,9 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks"
 import { parseCookieHeader } from "../cookie-header"
-import { decideAccess } from "../core/access"
-import { handleAuthRequest } from "../core/auth"
-import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "../core/gatehouse"
+import { decideAccess } from "../core/pipeline/access"
+import { handleAuthRequest } from "../core/pipeline/auth"
+import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "../core/pipeline/gatehouse"
 import { getSessionState } from "../core/session"
 import {
   serverSignIn,
@@ -17,19 +17,19 @@ import {
   type ServerCallResult,
   type SignInOptions,
   type SignOutOptions,
-} from "../core/server-calls"
-import type { AuthConfig, Awaitable, Session } from "../core/types"
+} from "../core/pipeline/server-calls"
+import type { AuthConfig, Awaitable, Session } from "../core/kernel/types"
 import { MissingRequestContext } from "../errors"
 import { createWebSessionManagement, type WebSessionManagement } from "./session-management"
-import { resetAccountLimits } from "../core/rate-limit/enforce"
-import { requestOrigin } from "../core/context"
+import { resetAccountLimits } from "../core/kernel/rate-limit/enforce"
+import { requestOrigin } from "../core/kernel/context"
 import {
   deletePasskey,
   listPasskeys,
   renamePasskey,
   type ManagementContext,
   type PasskeyInfo,
-} from "../core/webauthn/manage"
+} from "../core/methods/webauthn/manage"
 
 export type { AuthorizationParams, PasskeyInfo, SignInOptions, SignOutOptions }
 

@@ -21,5 +21,5 @@ export {
   RateLimited,
   RefreshTokenError,
 } from "../errors"
-export type { AccessTokenResult, GetAccessTokenOptions } from "../core/refresh"
-export type { AuthConfig, ClientIpSource, RateLimitOptions, Session, User } from "../core/types"
+export type { AccessTokenResult, GetAccessTokenOptions } from "../core/session/refresh"
+export type { AuthConfig, ClientIpSource, RateLimitOptions, Session, User } from "../core/kernel/types"

@@ -1,6 +1,6 @@
 /** The session-management members of `Gatehouse(config)` (Fetch flavour); cookies they set go out with `applyCookies`. */
 import type { AdapterUser } from "../storage/adapter"
-import type { ConfigRuntime } from "../core/gatehouse"
+import type { ConfigRuntime } from "../core/pipeline/gatehouse"
 import { serverSessionContext } from "../core/session"
 import {
   deleteUser,
@@ -13,7 +13,12 @@ import {
   type SessionInfo,
 } from "../core/session/manage"
 import type { SessionContext } from "../core/session/types"
-import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions, type RefreshState } from "../core/refresh"
+import {
+  getAccessToken,
+  type AccessTokenResult,
+  type GetAccessTokenOptions,
+  type RefreshState,
+} from "../core/session/refresh"
 
 /** The session-management members of the Fetch initializer (as in the Express flavour, with a `Request`). */
 export interface WebSessionManagement {

@@ -2,7 +2,7 @@
 // never the password. The values travel in a sealed 5-minute cookie read once; the redirect URL stays Auth.js's.
 import { Auth } from "../../../lib/core"
 import Credentials from "../../../lib/providers/credentials"
-import type { AuthConfig } from "../../../lib/core/types"
+import type { AuthConfig } from "../../../lib/core/kernel/types"
 import { ORIGIN, SECRET, applyCookies, credentialsConfig, csrf, makeRequest, setCookies } from "../helpers"
 
 const COOKIE = "__Secure-gatehouse.credentials-refill"

@@ -1,6 +1,6 @@
 import { Auth } from "../../../lib/core"
 import { decode, encode } from "../../../lib/jwt"
-import { defaultCallbacks } from "../../../lib/core/config/callbacks"
+import { defaultCallbacks } from "../../../lib/core/kernel/config/callbacks"
 import { SECRET, applyCookies, credentialsConfig, csrf, makeRequest, setCookies, signIn } from "../helpers"
 
 const SALT = "__Secure-authjs.session-token"

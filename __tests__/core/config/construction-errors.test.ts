@@ -5,13 +5,13 @@
 import { createAuthHandler, resolveConfig } from "../../../lib/core"
 import { ExpressAuth } from "../../../lib"
 import { InvalidConfig, MissingAuthorize, MissingSecret, UntrustedHost } from "../../../lib/errors"
-import type { AuthConfig } from "../../../lib/core/types"
+import type { AuthConfig } from "../../../lib/core/kernel/types"
 import { createLogger, warningMessages, type LoggerInstance, type WarningCode } from "../../../lib/logger"
 import Credentials from "../../../lib/providers/credentials"
 import GitHub from "../../../lib/providers/github"
 import Keycloak from "../../../lib/providers/keycloak"
 import type { ProviderConfig } from "../../../lib/providers/types"
-import { warnEnvTypos } from "../../../lib/core/config/env-typos"
+import { warnEnvTypos } from "../../../lib/core/kernel/config/env-typos"
 import { SECRET } from "../helpers"
 
 interface Recorder extends LoggerInstance {

@@ -1,6 +1,6 @@
 import { createActionURL, setEnvDefaults } from "../../../lib/core"
-import type { AuthConfig } from "../../../lib/core/types"
-import { deepMerge } from "../../../lib/core/config/merge"
+import type { AuthConfig } from "../../../lib/core/kernel/types"
+import { deepMerge } from "../../../lib/core/kernel/config/merge"
 import type { OAuthConfig } from "../../../lib/providers/types"
 import { testLogger } from "../helpers"
 

@@ -6,7 +6,7 @@ import {
   InvalidConfig,
   MissingAuthorize,
 } from "../../../lib/errors"
-import type { AuthConfig } from "../../../lib/core/types"
+import type { AuthConfig } from "../../../lib/core/kernel/types"
 import type { CredentialsConfig } from "../../../lib/providers/types"
 import type { Adapter } from "../../../lib/storage/adapter"
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
@@ -284,7 +284,7 @@ describe("config errors through Auth()", () => {
     await Auth(makeRequest("/auth/providers"), lazy)
     await Auth(makeRequest("/auth/providers"), lazy)
     expect(calls).toBe(2)
-    const { resolveConfigCached } = await import("../../../lib/core/config/resolve")
+    const { resolveConfigCached } = await import("../../../lib/core/kernel/config/resolve")
     expect(resolveConfigCached(config)).toBe(resolveConfigCached(config))
   })
 })

@@ -1,6 +1,6 @@
 // `adapterTimeout`: an adapter call that never settles ends in the fail-closed answer, not a hung request.
 import { Auth } from "../../../lib/core"
-import { resolveConfig } from "../../../lib/core/config/resolve"
+import { resolveConfig } from "../../../lib/core/kernel/config/resolve"
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import type { Adapter } from "../../../lib/storage/adapter"
 import type { AuthError } from "../../../lib/errors"

@@ -1,8 +1,8 @@
 import { parseCookieHeader } from "../../../lib/cookie-header"
-import { defaultCookies, resolveCookies } from "../../../lib/core/cookies/names"
-import { CookieJar } from "../../../lib/core/cookies/jar"
+import { defaultCookies, resolveCookies } from "../../../lib/core/kernel/cookies/names"
+import { CookieJar } from "../../../lib/core/kernel/cookies/jar"
 import { readSessionCookie } from "../../../lib/cookie-header"
-import { CHUNK_SIZE, writeSessionCookie } from "../../../lib/core/cookies/session-store"
+import { CHUNK_SIZE, writeSessionCookie } from "../../../lib/core/kernel/cookies/session-store"
 import { Auth } from "../../../lib/core"
 import { credentialsConfig, makeRequest, setCookies } from "../helpers"
 

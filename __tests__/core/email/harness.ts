@@ -3,7 +3,7 @@ import { createHash } from "node:crypto"
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import type { AdapterSession, VerificationToken } from "../../../lib/storage/adapter"
 import { Auth } from "../../../lib/core"
-import type { AuthConfig } from "../../../lib/core/types"
+import type { AuthConfig } from "../../../lib/core/kernel/types"
 import { confirmFormOf } from "../../fixtures/magic-link"
 import { applyCookies, makeRequest, testLogger, type RequestOptions, type TestLogger } from "../helpers"
 

@@ -1,5 +1,5 @@
 import { EmailSignInError } from "../../../lib/errors"
-import { normalizeEmail } from "../../../lib/core/email/normalize"
+import { normalizeEmail } from "../../../lib/core/kernel/email-address"
 import { normalisedAddresses, rejectedAddresses } from "./corpus"
 
 describe("normalizeEmail", () => {

@@ -1,6 +1,6 @@
 // First-hour review row 18 / issue 9: the verify-request page names the (masked) address the link went to. The
 // address travels in a sealed, short-lived cookie, so the page's URL stays Auth.js's `?provider=…&type=email`.
-import { maskAddress } from "../../../lib/core/actions/email"
+import { maskAddress } from "../../../lib/core/methods/email/email"
 import Email from "../../../lib/providers/email"
 import { Browser, emailConfig, locationOf, ORIGIN } from "./harness"
 

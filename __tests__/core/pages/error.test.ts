@@ -1,4 +1,4 @@
-import { renderErrorPage } from "../../../lib/core/pages"
+import { renderErrorPage } from "../../../lib/core/kernel/pages"
 import { expectNoRawPayload, hostile, hostileEscaped } from "./payloads"
 
 const origin = "https://app.example"

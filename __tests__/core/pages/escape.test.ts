@@ -1,5 +1,5 @@
-import { escapeHtml } from "../../../lib/core/pages"
-import { safeImageUrl, safeNavigationUrl } from "../../../lib/core/pages/escape"
+import { escapeHtml } from "../../../lib/core/kernel/pages"
+import { safeImageUrl, safeNavigationUrl } from "../../../lib/core/kernel/pages/escape"
 import { breakout, breakoutEscaped, handler, handlerEscaped } from "./payloads"
 
 describe("escapeHtml", () => {

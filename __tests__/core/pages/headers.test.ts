@@ -1,4 +1,4 @@
-import { pageHeaders } from "../../../lib/core/pages"
+import { pageHeaders } from "../../../lib/core/kernel/pages"
 
 describe("pageHeaders", () => {
   it("keeps Content-Type exactly text/html and adds the hardening headers", () => {

@@ -1,5 +1,5 @@
-import { renderSignInPage, signInErrorMessage } from "../../../lib/core/pages"
-import type { PageProvider } from "../../../lib/core/pages"
+import { renderSignInPage, signInErrorMessage } from "../../../lib/core/kernel/pages"
+import type { PageProvider } from "../../../lib/core/kernel/pages"
 import { breakoutEscaped, expectNoRawPayload, handler, handlerEscaped, hostile, hostileEscaped } from "./payloads"
 
 const origin = "https://app.example"

@@ -1,4 +1,4 @@
-import { renderSignOutPage } from "../../../lib/core/pages"
+import { renderSignOutPage } from "../../../lib/core/kernel/pages"
 import { expectNoRawPayload, hostile, hostileEscaped } from "./payloads"
 
 describe("renderSignOutPage", () => {

@@ -1,7 +1,7 @@
-import { renderSignOutPage } from "../../../lib/core/pages"
-import { cssColor } from "../../../lib/core/pages/colors"
-import { colorSchemeOf, themeCss } from "../../../lib/core/pages/theme"
-import type { Theme } from "../../../lib/core/types"
+import { renderSignOutPage } from "../../../lib/core/kernel/pages"
+import { cssColor } from "../../../lib/core/kernel/pages/colors"
+import { colorSchemeOf, themeCss } from "../../../lib/core/kernel/pages/theme"
+import type { Theme } from "../../../lib/core/kernel/types"
 import { expectNoRawPayload, hostile } from "./payloads"
 
 describe("cssColor", () => {
@@ -94,7 +94,7 @@ describe("theme", () => {
 
 describe("contrastingText", () => {
   it("picks white on dark and black on light backgrounds, nothing for non-hex values", async () => {
-    const { contrastingText } = await import("../../../lib/core/pages/colors")
+    const { contrastingText } = await import("../../../lib/core/kernel/pages/colors")
     expect(contrastingText("#24292f")).toBe("#fff")
     expect(contrastingText("#000")).toBe("#fff")
     expect(contrastingText("#1db954")).toBe("#000")

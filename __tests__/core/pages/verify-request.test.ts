@@ -1,5 +1,5 @@
-import { renderVerifyRequestPage } from "../../../lib/core/pages"
-import { lifetimeInWords } from "../../../lib/core/pages/verify-request"
+import { renderVerifyRequestPage } from "../../../lib/core/kernel/pages"
+import { lifetimeInWords } from "../../../lib/core/kernel/pages/verify-request"
 import { expectNoRawPayload, hostile, hostileEscaped } from "./payloads"
 
 describe("renderVerifyRequestPage", () => {

@@ -2,8 +2,8 @@
 // production refuses to start without one), the Auth.js option names, the ignored experimental flag.
 import { createHash } from "node:crypto"
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
-import { resolveConfig } from "../../../lib/core/config/resolve"
-import type { ResolvedWebAuthnProvider } from "../../../lib/core/webauthn/provider"
+import { resolveConfig } from "../../../lib/core/kernel/config/resolve"
+import type { ResolvedWebAuthnProvider } from "../../../lib/core/methods/webauthn/provider"
 import { InvalidConfig, MissingAdapter, MissingAdapterMethods } from "../../../lib/errors"
 import Passkey from "../../../lib/providers/passkey"
 import WebAuthn from "../../../lib/providers/webauthn"

@@ -2,7 +2,7 @@
 // software authenticator answers to /auth/callback/<provider>, all through Auth().
 import { Auth } from "../../../lib/core"
 import type { Adapter } from "../../../lib/storage/adapter"
-import type { AuthConfig } from "../../../lib/core/types"
+import type { AuthConfig } from "../../../lib/core/kernel/types"
 import Passkey from "../../../lib/providers/passkey"
 import type { WebAuthnUserConfig } from "../../../lib/providers/webauthn"
 import { SoftwareAuthenticator } from "../../fixtures/webauthn/authenticator"

@@ -2,7 +2,7 @@
 // missing one), freshness for delete, the last-credential guard, CSRF on the POSTs.
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import type { Adapter } from "../../../lib/storage/adapter"
-import type { AuthConfig } from "../../../lib/core/types"
+import type { AuthConfig } from "../../../lib/core/kernel/types"
 import { fakeDateOnly } from "../../fixtures/clock"
 import { Client, newAuthenticator, passkeyConfig, RP_ORIGIN } from "./harness"
 

@@ -1,7 +1,7 @@
 // Type test, checked by `tsc --noEmit` (npm test): Gatehouse's Express augmentation on Express 5 and Express 4 types.
 import type { NextFunction, Request, Response } from "express"
 import type { Request as Request4, Response as Response4 } from "express4"
-import type { Session } from "../../../lib/core/types"
+import type { Session } from "../../../lib/core/kernel/types"
 import type { NodeRequest } from "../../../lib/express/convert"
 import "../../../lib/express/augment"
 

@@ -1,5 +1,5 @@
 /** A small cache of decrypted session payloads keyed by the exact cookie value, so hot routes skip the crypto. */
-import type { JWT } from "../types"
+import type { JWT } from "../kernel/types"
 
 const MAX_ENTRIES = 1000
 

@@ -3,7 +3,7 @@
  * copied unchanged on every re-issue, compared with the user's "sign out everywhere" watermark) and `at`, the sign-in
  * time in seconds (for freshness). It survives the `jwt` callback unless the callback sets `__gh: null`.
  */
-import type { JWT } from "../types"
+import type { JWT } from "../kernel/types"
 
 /** The reserved claim. */
 export interface GatehouseClaims {

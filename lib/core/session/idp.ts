@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto"
 import type { IdpRecord } from "../../oauth"
 import { storedInteger } from "../../storage/kv"
-import type { JWT } from "../types"
+import type { JWT } from "../kernel/types"
 
 const hash = (value: string) => createHash("sha256").update(value).digest("hex")
 

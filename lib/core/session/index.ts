@@ -1,8 +1,8 @@
 /** Session entry points: the strategy dispatch used by the /session action, `getSession` and `requireAuth`. */
-import type { ResolvedConfig } from "../config/types"
-import { CookieJar } from "../cookies/jar"
+import type { ResolvedConfig } from "../kernel/config/types"
+import { CookieJar } from "../kernel/cookies/jar"
 import { parseCookieHeader } from "../../cookie-header"
-import type { Session } from "../types"
+import type { Session } from "../kernel/types"
 import type { SessionCache } from "./cache"
 import { readDatabaseSession } from "./database"
 export { currentDatabaseUser, sessionStore } from "./database"

@@ -1,9 +1,9 @@
 /** The one way a session is issued, used by every sign-in flow (credentials, OAuth, email, WebAuthn). */
-import { storedClientIp } from "../rate-limit/ip"
+import { storedClientIp } from "../kernel/rate-limit/ip"
 import type { AdapterUser } from "../../storage/adapter"
-import { clearSessionCookie } from "../cookies/session-store"
+import { clearSessionCookie } from "../kernel/cookies/session-store"
 import { readSessionCookie } from "../../cookie-header"
-import type { Account, JWT, Profile, User } from "../types"
+import type { Account, JWT, Profile, User } from "../kernel/types"
 import { writeDatabaseSessionCookie, sessionStore } from "./database"
 import { writeJwtSession } from "./jwt"
 import type { SessionContext } from "./types"

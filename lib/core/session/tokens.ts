@@ -4,8 +4,8 @@
  */
 import { createHash, hkdfSync } from "node:crypto"
 import { compactDecrypt, CompactEncrypt } from "jose"
-import type { ResolvedConfig } from "../config/types"
-import type { Account, JWT } from "../types"
+import type { ResolvedConfig } from "../kernel/config/types"
+import type { Account, JWT } from "../kernel/types"
 import { claimsOf } from "./claims"
 
 /** One provider's tokens as a session keeps them: `at` access token, `rt` refresh token, `exp` seconds. */

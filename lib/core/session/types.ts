@@ -1,8 +1,8 @@
 /** What the session functions need: a slice of the request context that `getSession` can build without a Request. */
-import type { ResolvedConfig } from "../config/types"
-import type { CookieJar } from "../cookies/jar"
+import type { ResolvedConfig } from "../kernel/config/types"
+import type { CookieJar } from "../kernel/cookies/jar"
 import type { SessionCache } from "./cache"
-import type { CookiesOptions } from "../types"
+import type { CookiesOptions } from "../kernel/types"
 
 export interface SessionContext {
   readonly config: ResolvedConfig

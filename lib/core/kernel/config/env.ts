@@ -1,0 +1,158 @@
+/** Environment inference: `AUTH_*` variables fill in what the config leaves out. */
+import type { AuthConfig } from "../types"
+import type { AuthAction } from "../routes"
+import type { Provider, ProviderConfig } from "../../../providers/types"
+import { createLogger, type LoggerInstance } from "../../../logger"
+
+export type Env = Record<string, string | undefined>
+
+/** Parses a boolean-ish env value: `false`/`0`/`no`/`off`/empty are false (the reference counts "false" as true). */
+export function envFlag(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined
+  return !/^(?:false|0|no|off|)$/i.test(value.trim())
+}
+
+/**
+ * Whether `env` is a production environment: any `NODE_ENV` other than unset, `development` or `test` (so `staging`
+ * gets production's rules: a secret is required and the host is not trusted by default).
+ *
+ * @example
+ * ```ts
+ * isProduction({ NODE_ENV: "staging" }) // true
+ * ```
+ */
+export function isProduction(env: Env): boolean {
+  const mode = env.NODE_ENV
+  return mode !== undefined && mode !== "" && mode !== "development" && mode !== "test"
+}
+
+/** The secrets from the environment, newest first: `AUTH_SECRET_3`, `_2`, `_1`, then `AUTH_SECRET`. */
+export function envSecrets(env: Env): string[] {
+  const out: string[] = []
+  if (env.AUTH_SECRET) out.push(env.AUTH_SECRET)
+  for (const n of [1, 2, 3]) {
+    const value = env[`AUTH_SECRET_${n}`]
+    if (value) out.unshift(value)
+  }
+  return out
+}
+
+/** The env prefix of a provider: `AUTH_<ID>_` with the id upper-cased and `-` as `_`. */
+export function providerEnvPrefix(id: string): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_`
+}
+
+function withProviderEnv(provider: Provider, env: Env): Provider {
+  if (typeof provider === "function") {
+    const probe = provider({})
+    const prefix = providerEnvPrefix(probe.id)
+    return provider({
+      clientId: env[`${prefix}ID`],
+      clientSecret: env[`${prefix}SECRET`],
+      issuer: env[`${prefix}ISSUER`],
+      apiKey: env[`${prefix}KEY`],
+    })
+  }
+  // An object provider gets the top-level fields it lacks; its `options` still win when the core merges them. Anything
+  // without a string id is left for the resolver to reject with a clear message.
+  return typeof provider?.id === "string" ? applyProviderEnv(provider, env) : provider
+}
+
+/**
+ * Fills env-derived defaults into `config` (mutating it, as the reference's API does): `basePath` from `AUTH_URL`,
+ * `secret` from `AUTH_SECRET[_1.._3]`, `redirectProxyUrl` and its allowed origins, `trustHost`, and each provider's
+ * `AUTH_<ID>_ID/_SECRET/_ISSUER/_KEY` (passed to provider factories, or set where missing on provider objects).
+ * Warnings go to `logger`, else to `config.logger`. Gatehouse's own resolution runs this on a copy and never mutates
+ * the caller's config.
+ *
+ * @example
+ * ```ts
+ * setEnvDefaults(process.env, config)
+ * ```
+ */
+export function setEnvDefaults(
+  env: Env,
+  config: AuthConfig,
+  suppressBasePathWarning = false,
+  logger?: Pick<LoggerInstance, "warn">,
+): void {
+  if (env.AUTH_URL) {
+    try {
+      const url = new URL(env.AUTH_URL)
+      if (config.basePath) {
+        if (!suppressBasePathWarning) (logger ?? createLogger(config)).warn("env-url-basepath-redundant")
+      } else {
+        config.basePath = url.pathname
+      }
+    } catch {
+      // An unparsable AUTH_URL is ignored.
+    }
+  }
+  config.basePath ??= "/auth"
+
+  const hasSecret = Array.isArray(config.secret) ? config.secret.length > 0 : Boolean(config.secret)
+  if (!hasSecret) config.secret = envSecrets(env)
+
+  config.redirectProxyUrl ??= env.AUTH_REDIRECT_PROXY_URL
+  config.redirectProxyAllowedOrigins ??= env.AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS?.split(",").filter((o) => o.trim())
+  config.trustHost ??=
+    (env.AUTH_URL ? true : undefined) ??
+    envFlag(env.AUTH_TRUST_HOST) ??
+    envFlag(env.VERCEL) ??
+    envFlag(env.CF_PAGES) ??
+    !isProduction(env)
+
+  config.providers = config.providers.map((p) => withProviderEnv(p, env))
+}
+
+/** Applies `AUTH_<ID>_*` to an already materialised provider, filling only what is missing. */
+export function applyProviderEnv(provider: ProviderConfig, env: Env): ProviderConfig {
+  const prefix = providerEnvPrefix(provider.id)
+  if (provider.type === "oauth" || provider.type === "oidc") {
+    return {
+      ...provider,
+      clientId: provider.clientId ?? env[`${prefix}ID`],
+      clientSecret: provider.clientSecret ?? env[`${prefix}SECRET`],
+      issuer: provider.issuer ?? env[`${prefix}ISSUER`],
+    }
+  }
+  if (provider.type === "email") return { ...provider, apiKey: provider.apiKey ?? env[`${prefix}KEY`] }
+  return provider
+}
+
+/**
+ * Builds the absolute URL of an action: from `AUTH_URL` when set (the base path wins over its path), else from the
+ * forwarded or plain host headers.
+ *
+ * @example
+ * ```ts
+ * createActionURL("signin", "https", new Headers({ host: "example.com" }), {}, { basePath: "/auth" })
+ * // URL("https://example.com/auth/signin")
+ * ```
+ */
+export function createActionURL(
+  action: AuthAction,
+  protocol: string,
+  headers: Headers,
+  env: Env,
+  config: Pick<AuthConfig, "basePath"> & { logger?: Pick<LoggerInstance, "warn"> },
+): URL {
+  const basePath = config.basePath
+  const envUrl = env.AUTH_URL ?? env.NEXTAUTH_URL
+  let url: URL
+  if (envUrl) {
+    url = new URL(envUrl)
+    if (basePath && basePath !== "/" && url.pathname !== "/") {
+      if (url.pathname !== basePath) config.logger?.warn("env-url-basepath-mismatch")
+      url.pathname = "/"
+    }
+  } else {
+    const host = headers.get("x-forwarded-host") ?? headers.get("host")
+    let proto = headers.get("x-forwarded-proto") ?? protocol ?? "https"
+    if (!proto.endsWith(":")) proto += ":"
+    url = new URL(`${proto}//${host}`)
+  }
+  const base = url.toString().replace(/\/$/, "")
+  const path = basePath?.replace(/(^\/|\/$)/g, "")
+  return new URL(path ? `${base}/${path}/${action}` : `${base}/${action}`)
+}

@@ -1,0 +1,182 @@
+/**
+ * The route table: every action Gatehouse serves, with its policy (methods, CSRF rule, provider segment, accepted
+ * provider types, how errors are answered). Data only, so request parsing and the Express mount can read it without
+ * importing the actions; `router.ts` pairs each row with its handler and enforces the policy.
+ */
+import type { ProviderType } from "../../models"
+import type { RateLimitRuleName } from "./types"
+
+export type Method = "GET" | "POST"
+
+/** `"post"`: a POST must carry the double-submit CSRF token; `"none"`: no check (nothing state-changing for a forger). */
+export type CsrfRule = "post" | "none"
+
+export interface RoutePolicy {
+  readonly methods: readonly Method[]
+  readonly csrf: CsrfRule
+  /** Whether `/<action>/<providerId>` is accepted, and whether the segment is required. */
+  readonly provider?: "optional" | "required"
+  /**
+   * The provider types this action accepts, each with its own methods and CSRF rule (overriding the action's).
+   * Absent: every configured provider is accepted and the handler decides.
+   */
+  readonly providerTypes?: Readonly<Partial<Record<ProviderType, { methods: readonly Method[]; csrf: CsrfRule }>>>
+  /**
+   * Methods whose errors are answered as JSON `null` (status from the error, else 400) instead of a redirect to an
+   * error page: what a script calling the action can read.
+   */
+  readonly jsonErrors?: readonly Method[]
+  /**
+   * The body of those JSON error answers: `null` (the reference's /session), `{"error": "<type>"}`, or the OAuth
+   * error form `{"error": "invalid_request", "error_description": "<message>"}` with `Cache-Control: no-store`.
+   */
+  readonly jsonErrorBody?: "null" | "type" | "oauth"
+  /** Status of a failed CSRF check on a JSON route (default 400). */
+  readonly csrfStatus?: number
+  /** An opt-in route: answered only when this `features` flag is on, else it is not one of ours (400). */
+  readonly feature?: "passkeyRoutes" | "sessionRoutes"
+  /** Gatehouse's own route, always on but not one of the reference's nine actions. */
+  readonly extension?: true
+  /**
+   * The rate-limit rules keyed by IP or session that the router applies before the handler, for these methods (and
+   * only for a provider of `providerType`, when given). The identifier rules run in the handlers.
+   */
+  readonly rateLimits?: ReadonlyArray<{
+    readonly methods: readonly Method[]
+    readonly providerType?: ProviderType
+    readonly rules: readonly RateLimitRuleName[]
+  }>
+  /** `"json"`: a `RateLimited` refusal answers 429 `{"error":"RateLimited"}` even though other errors show a page. */
+  readonly limitedAnswer?: "json"
+}
+
+const callbackTypes = {
+  oauth: { methods: ["GET", "POST"], csrf: "none" }, // POST: response_mode=form_post, a cross-site POST by design
+  oidc: { methods: ["GET", "POST"], csrf: "none" },
+  // GET: the link itself (the confirmation page, or the sign-in with `confirm: false`); POST: the confirmation form.
+  email: { methods: ["GET", "POST"], csrf: "post" },
+  credentials: { methods: ["POST"], csrf: "post" },
+  webauthn: { methods: ["POST"], csrf: "post" }, // Gatehouse checks it where Auth.js does not
+} as const
+
+/** Every action, in the reference's order. */
+export const routes = {
+  providers: { methods: ["GET"], csrf: "none" },
+  session: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    jsonErrors: ["POST"],
+    rateLimits: [{ methods: ["POST"], rules: ["session-update"] }],
+  },
+  csrf: { methods: ["GET"], csrf: "none" },
+  signin: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    provider: "optional",
+    rateLimits: [{ methods: ["POST"], providerType: "email", rules: ["email-send-ip"] }],
+  },
+  signout: { methods: ["GET", "POST"], csrf: "post" },
+  callback: {
+    methods: ["GET", "POST"],
+    csrf: "none",
+    provider: "required",
+    providerTypes: callbackTypes,
+    rateLimits: [
+      { methods: ["POST"], providerType: "credentials", rules: ["credentials-ip"] },
+      { methods: ["POST"], providerType: "webauthn", rules: ["webauthn-verify"] },
+    ],
+  },
+  "verify-request": { methods: ["GET"], csrf: "none" },
+  error: { methods: ["GET"], csrf: "none" },
+  "webauthn-options": {
+    methods: ["GET"],
+    csrf: "none",
+    provider: "required",
+    providerTypes: { webauthn: { methods: ["GET"], csrf: "none" } },
+    rateLimits: [{ methods: ["GET"], rules: ["webauthn-options"] }],
+    limitedAnswer: "json",
+  },
+  // Gatehouse's own passkey management (`features.passkeyRoutes`): GET the list, POST /rename and /delete.
+  passkeys: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    provider: "optional",
+    jsonErrors: ["POST"],
+    jsonErrorBody: "type",
+    csrfStatus: 403,
+    feature: "passkeyRoutes",
+  },
+  // Gatehouse's own session management (`features.sessionRoutes`): GET the list, POST /revoke.
+  sessions: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    provider: "optional",
+    jsonErrors: ["POST"],
+    jsonErrorBody: "type",
+    csrfStatus: 403,
+    feature: "sessionRoutes",
+  },
+  // RP-initiated logout 1.0: the provider sends the user back here after its end-session page. Changes nothing.
+  "signout-callback": { methods: ["GET"], csrf: "none", provider: "required", extension: true },
+  // Back-Channel Logout 1.0: a server-to-server POST from the provider (no cookies, so no CSRF token to check); every
+  // refusal, a GET included, is answered in the spec's JSON error form.
+  "backchannel-logout": {
+    methods: ["POST"],
+    csrf: "none",
+    provider: "required",
+    jsonErrors: ["GET", "POST"],
+    jsonErrorBody: "oauth",
+    extension: true,
+    rateLimits: [{ methods: ["POST"], rules: ["backchannel"] }],
+  },
+} as const satisfies Record<string, RoutePolicy>
+
+export type AuthAction = keyof typeof routes
+
+/** The nine actions of the reference (the opt-in routes and Gatehouse's extensions are not among them). */
+export const authActions = Object.freeze(
+  (Object.keys(routes) as AuthAction[]).filter(
+    (action) => !("feature" in routes[action]) && !("extension" in routes[action]),
+  ),
+) as readonly AuthAction[]
+
+/** The actions that take a provider id as a second path segment. */
+export const providerActions: ReadonlySet<AuthAction> = new Set(
+  (Object.keys(routes) as AuthAction[]).filter((action) => "provider" in routes[action]),
+)
+
+/**
+ * Whether `action` is one of the actions.
+ *
+ * @example
+ * ```ts
+ * isAuthAction("signin") // true
+ * ```
+ */
+export function isAuthAction(action: string): action is AuthAction {
+  return (authActions as readonly string[]).includes(action)
+}
+
+/**
+ * Whether `action` has a row in the route table (the nine actions and the opt-in routes).
+ *
+ * @example
+ * ```ts
+ * isRoute("passkeys") // true
+ * ```
+ */
+export function isRoute(action: string): action is AuthAction {
+  return Object.hasOwn(routes, action)
+}
+
+/**
+ * The policy of an action.
+ *
+ * @example
+ * ```ts
+ * policyOf("session").jsonErrors // ["POST"]
+ * ```
+ */
+export function policyOf(action: AuthAction): RoutePolicy {
+  return routes[action]
+}

@@ -1,0 +1,148 @@
+/** POST /callback/credentials (CSRF-checked): `authorize()`, the signIn callback, a session, a redirect. */
+import { randomUUID } from "node:crypto"
+import type { AdapterUser } from "../../../storage/adapter"
+import { store } from "../../kernel/config/stores"
+import { AuthError, CallbackRouteError, CredentialsSignin, InvalidConfig } from "../../../errors"
+import type { CredentialsConfig } from "../../../providers/types"
+import { requestWithParsedBody, type RequestContext } from "../../kernel/context"
+import type { AuthResult } from "../../kernel/response"
+import type { Account, User } from "../../kernel/types"
+import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
+import { accountIdentifier, limitIdentifier, resetIdentifier } from "../../kernel/rate-limit/enforce"
+import { checkSealer } from "../../kernel/checks"
+
+/** The sealer binding of the refill cookie: one per provider. */
+const refillBinding = (ctx: RequestContext, provider: string) => ({
+  purpose: "credentialsRefill" as const,
+  provider,
+  salt: ctx.cookies.credentialsRefill.name,
+})
+
+/** The most characters a refilled value keeps; longer values are not refilled. */
+const REFILL_MAX_LENGTH = 256
+
+/**
+ * The fields of `provider`'s form a rejected sign-in may hand back: declared, not `type: "password"` (nor hidden), a
+ * string of at most {@link REFILL_MAX_LENGTH} characters. A password is never kept.
+ */
+function refillable(provider: Pick<CredentialsConfig, "credentials">, body: Record<string, unknown>) {
+  const kept: Record<string, string> = {}
+  for (const [key, input] of Object.entries(provider.credentials ?? {})) {
+    const type = typeof input.type === "string" ? input.type.toLowerCase() : "text"
+    const value = body[key]
+    if (type === "password" || type === "hidden") continue
+    if (typeof value === "string" && value !== "" && value.length <= REFILL_MAX_LENGTH) kept[key] = value
+  }
+  return kept
+}
+
+/**
+ * After a rejected credentials sign-in: seal the form's non-password fields into a 5-minute cookie the built-in
+ * sign-in page reads once, so the user retypes only the password. The cookie is kept on the error answer.
+ */
+async function rememberRejectedFields(ctx: RequestContext, provider: CredentialsConfig): Promise<void> {
+  const fields = refillable(provider, ctx.request.body ?? {})
+  if (Object.keys(fields).length === 0) return
+  const { name, options } = ctx.cookies.credentialsRefill
+  const maxAge = options.maxAge ?? 300
+  const sealed = await checkSealer(ctx.config.secret).seal({ ...refillBinding(ctx, provider.id), maxAge }, fields)
+  ctx.jar.setKeptOnError(name, sealed, { ...options, maxAge })
+}
+
+/**
+ * The fields a rejected sign-in with `provider` left for this browser (see {@link rememberRejectedFields}), and the
+ * cookie's deletion queued: a refill happens once.
+ *
+ * @example
+ * ```ts
+ * const values = await refilledFields(ctx, provider) // { username: "ada" } or {}
+ * ```
+ */
+export async function refilledFields(
+  ctx: RequestContext,
+  provider: Pick<CredentialsConfig, "id" | "credentials">,
+): Promise<Record<string, string>> {
+  const { name, options } = ctx.cookies.credentialsRefill
+  const token = ctx.request.cookies[name]
+  if (token === undefined) return {}
+  const opened = await checkSealer(ctx.config.secret).open<unknown>(refillBinding(ctx, provider.id), token)
+  if (!opened.ok || typeof opened.value !== "object" || opened.value === null) return {}
+  ctx.jar.delete(name, options)
+  // Re-filter on the way out: only fields the provider still declares as refillable come back.
+  return refillable(provider, opened.value as Record<string, unknown>)
+}
+
+async function authorize(ctx: RequestContext, provider: CredentialsConfig): Promise<User> {
+  const credentials = { ...(ctx.request.body ?? {}) }
+  const request = requestWithParsedBody(ctx)
+  let user: User | null
+  try {
+    user = await provider.authorize(credentials, request)
+  } catch (error) {
+    if (error instanceof AuthError) throw error
+    throw new CallbackRouteError("authorize threw", { cause: { err: error as Error, provider: provider.id } })
+  }
+  if (!user) throw new CredentialsSignin()
+  return user
+}
+
+/**
+ * With database sessions the signed-in user must exist in the adapter: found by the id `authorize()` returned, or
+ * created with it. Never merged by email (CR-08): an unknown id with the address of another stored user is refused.
+ */
+async function databaseUser(ctx: RequestContext, user: User): Promise<AdapterUser> {
+  const adapter = store(ctx.config, "credentials")
+  const existing = await adapter.getUser(String(user.id))
+  if (existing) return existing
+  if (user.email && (await adapter.getUserByEmail(user.email))) {
+    throw new InvalidConfig("authorize() returned an unknown user id with the email of another user", {
+      cause: { provider: ctx.provider?.id },
+    })
+  }
+  const created = await adapter.createUser({
+    ...user,
+    id: String(user.id),
+    email: user.email ?? null,
+    emailVerified: null,
+  } as AdapterUser)
+  await ctx.config.events.createUser({ user: created })
+  return created
+}
+
+/**
+ * Signs a user in with a credentials provider.
+ *
+ * @example
+ * ```ts
+ * const result = await credentialsCallback(ctx, provider)
+ * ```
+ */
+export async function credentialsCallback(ctx: RequestContext, provider: CredentialsConfig): Promise<AuthResult> {
+  // `credentials-account`: every attempt is counted before `authorize` (atomically, so parallel guesses cannot slip
+  // through) and a success resets the count; so it counts failures, and the 11th attempt after 10 is refused unseen.
+  // Its long counter caps consecutive failures at 100 per 24 h (E.2 rule 2).
+  const identifier = accountIdentifier(ctx.request.body)
+  if (identifier !== undefined) {
+    const verdict =
+      (await limitIdentifier(ctx, "credentials-account", identifier)) ??
+      (await limitIdentifier(ctx, "credentials-account", identifier, "long"))
+    if (verdict) throw ctx.config.rateLimit.refuse(verdict)
+  }
+  let authorized: User
+  try {
+    authorized = await authorize(ctx, provider)
+  } catch (error) {
+    if (error instanceof CredentialsSignin) await rememberRejectedFields(ctx, provider)
+    throw error
+  }
+  if (identifier !== undefined) {
+    await resetIdentifier(ctx, "credentials-account", identifier)
+    await resetIdentifier(ctx, "credentials-account", identifier, "long")
+  }
+  let user: User = { ...authorized, id: authorized.id ? String(authorized.id) : randomUUID() }
+  const account: Account = { providerAccountId: String(user.id), type: "credentials", provider: provider.id }
+  const redirect = await runSignInCallback(ctx, { user, account, credentials: ctx.request.body ?? {} })
+  if (redirect) return { redirect }
+  if (ctx.config.session.strategy === "database") user = await databaseUser(ctx, user)
+  return finishSignIn(ctx, { user, account })
+}

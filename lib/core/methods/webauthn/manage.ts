@@ -1,0 +1,166 @@
+/**
+ * Passkey management for the signed-in user: list, rename, delete (B.1 management API). Every call checks ownership
+ * (GHSA-4vcf): an id the user does not own answers exactly like a missing one. Deleting needs a fresh session and
+ * refuses to remove the user's last way to sign in.
+ */
+import { need, store } from "../../kernel/config/stores"
+import type { AdapterAuthenticator, AdapterUser } from "../../../storage/adapter"
+import { InvalidRequest, LastCredential, NotFound, SessionNotFresh } from "../../../errors"
+import type { ResolvedConfig } from "../../kernel/config/resolve"
+import { CookieJar } from "../../kernel/cookies/jar"
+import { readSessionCookie } from "../../../cookie-header"
+import { currentDatabaseUser } from "../../session/database"
+import type { CookiesOptions } from "../../kernel/types"
+import { findAuthenticator, toBase64Url } from "./credentials"
+
+/** What the management calls need from a request: the resolved config, its cookie names and the request's cookies. */
+export interface ManagementContext {
+  config: ResolvedConfig
+  cookies: CookiesOptions
+  requestCookies: Record<string, string>
+}
+
+/** One passkey as the management API shows it: never the public key or the counter. Times in epoch seconds. */
+export interface PasskeyInfo {
+  id: string
+  name: string
+  createdAt: number | null
+  lastUsedAt: number | null
+  deviceType: string
+  backedUp: boolean
+  transports: string[]
+}
+
+const seconds = (date: Date | null | undefined): number | null =>
+  date ? Math.floor(new Date(date).getTime() / 1000) : null
+
+function info(a: AdapterAuthenticator): PasskeyInfo {
+  return {
+    id: toBase64Url(a.credentialID),
+    name: a.name ?? "Passkey",
+    createdAt: seconds(a.createdAt),
+    lastUsedAt: seconds(a.lastUsedAt),
+    deviceType: a.credentialDeviceType,
+    backedUp: a.credentialBackedUp,
+    transports: a.transports ? a.transports.split(",").filter(Boolean) : [],
+  }
+}
+
+/**
+ * The signed-in user and when they signed in (epoch seconds). JWT: the `sub` and the token's auth time (`__gh.at`
+ * when present, else `iat`). Database: the session row's `createdAt` when the adapter keeps it, else the last
+ * refresh (`expires - maxAge`).
+ */
+async function signedIn(ctx: ManagementContext): Promise<{ user: AdapterUser; authTime: number } | null> {
+  const { config } = ctx
+  if (!config.stores.webauthn) return null
+  if (config.session.strategy === "database") {
+    const found = await currentDatabaseUser({ ...ctx, jar: new CookieJar() })
+    if (!found) return null
+    const created = (found.session as { createdAt?: Date | null }).createdAt
+    const authTime = created
+      ? new Date(created).getTime() / 1000
+      : new Date(found.session.expires).getTime() / 1000 - config.session.maxAge
+    return { user: found.user, authTime }
+  }
+  const token = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name).value
+  if (!token) return null
+  let payload: Awaited<ReturnType<typeof config.jwt.decode>> = null
+  try {
+    payload = await config.jwt.decode({ token, secret: config.secret, salt: ctx.cookies.sessionToken.name })
+  } catch {
+    return null
+  }
+  if (!payload?.sub) return null
+  const user = await store(config, "webauthn").getUser(payload.sub)
+  const at = (payload as { __gh?: { at?: unknown } }).__gh?.at
+  const authTime = typeof at === "number" ? at : typeof payload.iat === "number" ? payload.iat : 0
+  return user ? { user, authTime } : null
+}
+
+/** The credential `id` (base64url, as listed) if the user owns it; else `NotFound`, the same for missing and foreign. */
+async function owned(
+  ctx: ManagementContext,
+  user: AdapterUser | undefined,
+  id: unknown,
+): Promise<AdapterAuthenticator> {
+  const adapter = store(ctx.config, "webauthn")
+  const stored = typeof id === "string" ? await findAuthenticator(adapter, id) : null
+  if (!stored || !user || stored.userId !== user.id) throw new NotFound("No such passkey")
+  return stored
+}
+
+/**
+ * The signed-in user's passkeys, or `null` without a session.
+ *
+ * @example
+ * ```ts
+ * const passkeys = await listPasskeys(ctx) // [{ id, name, createdAt, lastUsedAt, deviceType, backedUp, transports }]
+ * ```
+ */
+export async function listPasskeys(ctx: ManagementContext): Promise<PasskeyInfo[] | null> {
+  const current = await signedIn(ctx)
+  if (!current) return null
+  const adapter = store(ctx.config, "webauthn")
+  return (await adapter.listAuthenticatorsByUserId(current.user.id)).map(info)
+}
+
+/**
+ * Renames one of the signed-in user's passkeys. The name is trimmed and must be 1-64 characters.
+ *
+ * @throws NotFound when the id is missing or not the user's (or nobody is signed in).
+ * @example
+ * ```ts
+ * await renamePasskey(ctx, id, "Work laptop")
+ * ```
+ */
+export async function renamePasskey(ctx: ManagementContext, id: unknown, name: unknown): Promise<PasskeyInfo> {
+  const current = await signedIn(ctx)
+  const stored = await owned(ctx, current?.user, id)
+  const trimmed = typeof name === "string" ? name.trim() : ""
+  if (trimmed.length < 1 || [...trimmed].length > 64) {
+    throw new InvalidRequest("A passkey name is 1 to 64 characters", { cause: { length: trimmed.length } })
+  }
+  const adapter = store(ctx.config, "webauthn")
+  const updated = await need(adapter.updateAuthenticator, "updateAuthenticator")(stored.credentialID, { name: trimmed })
+  if (!updated) throw new NotFound("No such passkey")
+  return info(updated)
+}
+
+/**
+ * Deletes one of the signed-in user's passkeys and its `webauthn` account row.
+ *
+ * @throws NotFound when the id is missing or not the user's; SessionNotFresh when the sign-in is older than
+ *   `session.freshAge`; LastCredential when it is the user's only passkey and no email provider could sign them in.
+ * @example
+ * ```ts
+ * await deletePasskey(ctx, id)
+ * ```
+ */
+export async function deletePasskey(ctx: ManagementContext, id: unknown): Promise<void> {
+  const { config } = ctx
+  const current = await signedIn(ctx)
+  const stored = await owned(ctx, current?.user, id)
+  const { user, authTime } = current as { user: AdapterUser; authTime: number }
+  if (Date.now() / 1000 - authTime > config.session.freshAge) {
+    throw new SessionNotFresh("Sign in again to delete a passkey", { cause: { freshAge: config.session.freshAge } })
+  }
+  const adapter = store(config, "webauthn")
+  const others = (await adapter.listAuthenticatorsByUserId(user.id)).filter(
+    (a) => a.credentialID !== stored.credentialID,
+  )
+  const byEmail = Boolean(user.email) && config.providers.some((p) => p.type === "email")
+  // The adapter contract cannot list a user's OAuth accounts, so only passkeys and email count as other ways in.
+  if (others.length === 0 && !byEmail) throw new LastCredential("This is the last way to sign in to this account")
+  await need(adapter.deleteAuthenticator, "deleteAuthenticator")(stored.credentialID)
+  for (const provider of config.providers) {
+    if (provider.type !== "webauthn") continue
+    const account = await adapter.getAccount(stored.providerAccountId, provider.id)
+    if (account?.userId === user.id) {
+      await need(
+        adapter.unlinkAccount,
+        "unlinkAccount",
+      )({ provider: provider.id, providerAccountId: stored.providerAccountId })
+    }
+  }
+}

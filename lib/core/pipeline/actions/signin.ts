@@ -1,0 +1,33 @@
+/** POST /signin[/:provider]: starts a sign-in (CSRF-checked). GET /signin shows the page. */
+import { UnknownAction } from "../../../errors"
+import { startOAuthSignIn } from "../../../oauth"
+import { actionUrl, oauthFlowContext, type RequestContext } from "../../kernel/context"
+import type { AuthResult } from "../../kernel/response"
+import { signInPage } from "./pages"
+import { sendVerificationEmail } from "../../methods/email/email"
+
+/**
+ * Handles GET and POST /signin.
+ *
+ * @example
+ * ```ts
+ * const result = await signInAction(ctx)
+ * ```
+ */
+export async function signInAction(ctx: RequestContext): Promise<AuthResult> {
+  if (ctx.request.method === "GET") {
+    if (ctx.provider) throw new UnknownAction("Unsupported action")
+    return signInPage(ctx)
+  }
+  const provider = ctx.provider
+  if (!provider) return { redirect: actionUrl(ctx, "signin") }
+  switch (provider.type) {
+    case "oauth":
+    case "oidc":
+      return { redirect: await startOAuthSignIn(oauthFlowContext(ctx, provider)) }
+    case "email":
+      return sendVerificationEmail(ctx, provider)
+    default:
+      return { redirect: actionUrl(ctx, "signin") }
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The router: pairs each row of the route table (`routes.ts`) with its handler and enforces the row's policy before
+ * the handler runs (method, provider type, CSRF). A handler never checks CSRF itself, so a new action cannot forget it.
+ */
+import { InvalidProvider, MissingCSRF, UnknownAction } from "../../errors"
+import type { RequestContext } from "../kernel/context"
+import type { AuthResult } from "../kernel/response"
+import { policyOf, type AuthAction, type CsrfRule, type Method } from "../kernel/routes"
+import { callbackAction } from "./actions/callback"
+import { csrfAction } from "./actions/csrf"
+import { errorPage, verifyRequestPage } from "./actions/pages"
+import { listProviders } from "./actions/providers"
+import { sessionAction } from "../session/session-route"
+import { signInAction } from "./actions/signin"
+import { signOutAction } from "./actions/signout"
+import { backchannelLogoutAction } from "../methods/oauth/backchannel-logout"
+import { signOutCallbackAction } from "../methods/oauth/federated-logout"
+import { webAuthnOptionsAction } from "../methods/webauthn/options"
+import { passkeysAction } from "../methods/webauthn/routes"
+import { sessionsAction } from "../session/sessions-route"
+import { jsonHeaders } from "../kernel/response"
+import { limitRoute } from "../kernel/rate-limit/enforce"
+
+type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
+
+const handlers: Record<AuthAction, Handler | undefined> = {
+  providers: listProviders,
+  session: sessionAction,
+  csrf: csrfAction,
+  signin: signInAction,
+  signout: signOutAction,
+  callback: callbackAction,
+  "verify-request": verifyRequestPage,
+  error: errorPage,
+  "webauthn-options": webAuthnOptionsAction,
+  passkeys: passkeysAction,
+  sessions: sessionsAction,
+  "signout-callback": signOutCallbackAction,
+  "backchannel-logout": backchannelLogoutAction,
+}
+
+/** The methods and CSRF rule that apply to this request: the provider type's when the route lists types. */
+function applicablePolicy(ctx: RequestContext): { methods: readonly Method[]; csrf: CsrfRule } {
+  const { action } = ctx.request
+  const policy = policyOf(action)
+  if (!policy.providerTypes || !ctx.provider) return policy
+  const byType = policy.providerTypes[ctx.provider.type]
+  if (!byType) {
+    throw new InvalidProvider(`Provider type (${ctx.provider.type}) is not supported by this action`, {
+      cause: { action, provider: ctx.provider.id },
+    })
+  }
+  return byType
+}
+
+/**
+ * Runs the handler of the request's action after enforcing its policy: an unsupported method or action throws
+ * `UnknownAction`, a provider of a type the action does not take throws `InvalidProvider`, and a POST without a valid
+ * CSRF token (where the rule asks for one) throws `MissingCSRF`.
+ *
+ * @example
+ * ```ts
+ * const result = await route(ctx) // POST /signout without a CSRF token → MissingCSRF
+ * ```
+ */
+export async function route(ctx: RequestContext): Promise<AuthResult> {
+  const { action, method } = ctx.request
+  const policy = policyOf(action)
+  // An opt-in route that is off is not one of ours, like any unknown path.
+  if (policy.feature && !ctx.config.features[policy.feature]) {
+    return { status: 400, headers: { ...jsonHeaders }, body: "Bad request." }
+  }
+  const handler = handlers[action]
+  if (!handler || !policy.methods.includes(method)) throw new UnknownAction(`Cannot handle action: ${action}`)
+  if (policy.provider === "required" && !ctx.provider) {
+    throw new InvalidProvider(`The ${action} route needs a provider`, { cause: { action } })
+  }
+  const { methods, csrf } = applicablePolicy(ctx)
+  if (!methods.includes(method)) {
+    throw new InvalidProvider(`Provider type (${ctx.provider?.type}) does not support ${method} on this action`, {
+      cause: { action, provider: ctx.provider?.id },
+    })
+  }
+  if (csrf === "post" && method === "POST" && !ctx.csrfVerified) {
+    throw new MissingCSRF(`CSRF token was missing during an action ${action}`, { status: policy.csrfStatus ?? 400 })
+  }
+  // Before any credential, email or authenticator work (E.2 rule 1).
+  await limitRoute(ctx)
+  return handler(ctx)
+}

@@ -1,0 +1,221 @@
+/**
+ * Server-side `signIn`, `signOut` and `unstable_update`, framework-neutral: each checks the origin guard, runs one
+ * action in-process with {@link invokeAction}, and returns what the framework layer writes. Errors are thrown as
+ * `AuthError`s before anything could be written.
+ */
+import { InvalidProvider, MissingCSRF } from "../../errors"
+import type { ResolvedConfig } from "../kernel/config/types"
+import { requestOrigin } from "../kernel/context"
+import { invokeAction, type ActionCall } from "./invoke"
+import { originGuardPasses } from "../kernel/origin-guard"
+import type { SessionCache } from "../session/cache"
+import type { Session } from "../kernel/types"
+
+/** The request the server code is handling, as the framework layer sees it. */
+export interface ServerCallRequest {
+  method: string
+  headers: Headers
+  cookies: Record<string, string>
+  /** The app origin: `AUTH_URL`'s, else the request's. */
+  origin: string
+  /** The parsed body of the request, when the app parsed one (for a double-submit `csrfToken`). */
+  body?: unknown
+  /** The client IP the framework resolved (Express `req.ip`), `null` for none; unset, `rateLimit.ip` is asked. */
+  clientIp?: string | null
+}
+
+/** The config a call runs against, with its runtime's caches. */
+export interface ServerCallTarget {
+  resolved: ResolvedConfig
+  sessionCache?: SessionCache
+}
+
+/** `signIn` options: form fields for the provider plus the call's own switches. */
+export type SignInOptions =
+  | FormData
+  | URLSearchParams
+  | ({
+      /** Where to land after signing in; through the `redirect` callback (same origin only by default). */
+      redirectTo?: string
+      /** `false`: write the cookies and return the URL without redirecting. Default `true`. */
+      redirect?: boolean
+      /** `false` skips the origin guard for this call (the caller vouches for the request). Default `true`. */
+      csrf?: boolean
+    } & Record<string, unknown>)
+
+export type AuthorizationParams = Record<string, string> | URLSearchParams | string | string[][]
+
+export interface SignOutOptions {
+  redirectTo?: string
+  redirect?: boolean
+  csrf?: boolean
+  /**
+   * Also end the session at the OpenID provider when it has `logout.rpInitiated` (the returned URL is then its
+   * end-session endpoint). Default `true`.
+   */
+  federated?: boolean
+}
+
+/** What a sign-in or sign-out call answers: where to go, and the cookies to write on the way. */
+export interface ServerCallResult {
+  url: string
+  redirect: boolean
+  setCookies: string[]
+}
+
+function fieldsOf(options: SignInOptions | undefined): Record<string, unknown> {
+  if (!options) return {}
+  if (options instanceof URLSearchParams) return Object.fromEntries(options)
+  if (typeof FormData !== "undefined" && options instanceof FormData) {
+    const out: Record<string, unknown> = {}
+    for (const [name, value] of options) if (typeof value === "string") out[name] = value
+    return out
+  }
+  return { ...options }
+}
+
+/** The bare origin is written without a trailing slash (`http://localhost:3000`). */
+function tidy(url: string, origin: string): string {
+  return url === `${origin}/` ? origin : url
+}
+
+function refererTarget(headers: Headers, origin: string): string {
+  const referer = headers.get("referer")
+  if (!referer) return "/"
+  try {
+    return new URL(referer).origin === origin ? referer : "/"
+  } catch {
+    return "/"
+  }
+}
+
+function assertGuard(target: ServerCallTarget, request: ServerCallRequest, what: string): void {
+  const { cookies } = requestOrigin(target.resolved, new URL(request.origin))
+  const passes = originGuardPasses(target.resolved, cookies, request.origin, {
+    method: request.method,
+    secFetchSite: request.headers.get("sec-fetch-site"),
+    origin: request.headers.get("origin"),
+    cookies: request.cookies,
+    bodyCsrfToken: (request.body as { csrfToken?: unknown } | undefined)?.csrfToken,
+  })
+  if (!passes) {
+    throw new MissingCSRF(`${what} needs a same-origin non-GET request (or { csrf: false })`, {
+      cause: { method: request.method },
+    })
+  }
+}
+
+function baseCall(target: ServerCallTarget, request: ServerCallRequest): Omit<ActionCall, "action" | "method"> {
+  return {
+    cookies: request.cookies,
+    origin: request.origin,
+    headers: request.headers,
+    trustedCall: true,
+    sessionCache: target.sessionCache,
+    ...(request.clientIp !== undefined && { clientIp: request.clientIp }),
+  }
+}
+
+/**
+ * Signs in from server code. No provider or an unknown one answers the sign-in page URL (an unknown id logs
+ * `signin-unknown-provider`); OAuth/OIDC answers the authorization URL with the check cookies; credentials and email
+ * run their POST action behind the origin guard.
+ *
+ * @example
+ * ```ts
+ * const { url, setCookies } = await serverSignIn(target, request, "credentials", { email, password })
+ * ```
+ */
+export async function serverSignIn(
+  target: ServerCallTarget,
+  request: ServerCallRequest,
+  providerId?: string,
+  options?: SignInOptions,
+  authorizationParams?: AuthorizationParams,
+): Promise<ServerCallResult> {
+  const { resolved } = target
+  const { redirectTo, redirect, csrf, ...fields } = fieldsOf(options)
+  const wantsRedirect = redirect !== false && redirect !== "false"
+  const callbackUrl = typeof redirectTo === "string" ? redirectTo : refererTarget(request.headers, request.origin)
+  const provider = providerId === undefined ? undefined : resolved.providerById.get(providerId)
+  if (!provider) {
+    if (providerId !== undefined) resolved.logger.warn("signin-unknown-provider")
+    const landing = await resolved.callbacks.redirect({ url: callbackUrl, baseUrl: request.origin })
+    const url = `${request.origin}${resolved.basePath}/signin?${new URLSearchParams({ callbackUrl: landing })}`
+    return { url, redirect: wantsRedirect, setCookies: [] }
+  }
+  if (provider.type === "webauthn") {
+    throw new InvalidProvider("Passkey sign-in starts in the browser", { cause: { provider: provider.id } })
+  }
+  const isOAuth = provider.type === "oauth" || provider.type === "oidc"
+  if (!isOAuth && csrf !== false) assertGuard(target, request, "signIn")
+  const outcome = await invokeAction(resolved, {
+    ...baseCall(target, request),
+    action: provider.type === "credentials" ? "callback" : "signin",
+    providerId: provider.id,
+    method: "POST",
+    body: { ...fields, callbackUrl },
+    query: isOAuth ? Object.fromEntries(new URLSearchParams(authorizationParams)) : undefined,
+  })
+  if (outcome.error) throw outcome.error
+  return {
+    url: tidy(outcome.location ?? `${request.origin}${resolved.basePath}/signin`, request.origin),
+    redirect: wantsRedirect,
+    setCookies: outcome.setCookies,
+  }
+}
+
+/**
+ * Signs out from server code, behind the origin guard: deletes the database session, clears every session cookie
+ * chunk, fires `events.signOut`.
+ *
+ * @example
+ * ```ts
+ * const { url, setCookies } = await serverSignOut(target, request, { redirectTo: "/" })
+ * ```
+ */
+export async function serverSignOut(
+  target: ServerCallTarget,
+  request: ServerCallRequest,
+  options: SignOutOptions = {},
+): Promise<ServerCallResult> {
+  if (options.csrf !== false) assertGuard(target, request, "signOut")
+  const callbackUrl = options.redirectTo ?? refererTarget(request.headers, request.origin)
+  const outcome = await invokeAction(target.resolved, {
+    ...baseCall(target, request),
+    action: "signout",
+    method: "POST",
+    body: options.federated === false ? { callbackUrl, federated: "false" } : { callbackUrl },
+  })
+  if (outcome.error) throw outcome.error
+  return {
+    url: tidy(outcome.location ?? request.origin, request.origin),
+    redirect: options.redirect !== false,
+    setCookies: outcome.setCookies,
+  }
+}
+
+/**
+ * Updates the session from server code: the `jwt` callback sees `trigger: "update"` with `data` (the database
+ * strategy's `session` callback sees `newSession`). Without a session it answers `null` and nothing to write.
+ *
+ * @example
+ * ```ts
+ * const { session, setCookies } = await serverUpdate(target, request, { user: { name: "Bea" } })
+ * ```
+ */
+export async function serverUpdate(
+  target: ServerCallTarget,
+  request: ServerCallRequest,
+  data: unknown,
+): Promise<{ session: Session | null; setCookies: string[] }> {
+  const outcome = await invokeAction(target.resolved, {
+    ...baseCall(target, request),
+    action: "session",
+    method: "POST",
+    body: { data },
+  })
+  if (outcome.error) throw outcome.error
+  const session = (outcome.body ?? null) as Session | null
+  return { session, setCookies: session ? outcome.setCookies : [] }
+}
