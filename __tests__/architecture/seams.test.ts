@@ -42,8 +42,28 @@ describe("seams", () => {
     expect(filesMatching(/config\.adapter\b/)).toEqual(["core/kernel/config/resolve.ts"])
   })
 
-  it("the OAuth engine's and the session layer's contexts are built in core/context.ts", () => {
-    expect(filesMatching(/export function (sessionContext|oauthFlowContext)\(/)).toEqual(["core/kernel/context.ts"])
+  it("the session layer's and the OAuth engine's views of a request are built in one place each", () => {
+    expect(filesMatching(/export function sessionContext\(/)).toEqual(["core/session/context.ts"])
+    expect(filesMatching(/export function oauthFlowContext\(/)).toEqual(["core/methods/oauth/flow-context.ts"])
+  })
+
+  it("one door: only core/session/ reads the session cookie, and only the door decodes it", () => {
+    // The session cookie is read by name (`cookies.sessionToken.name`) through `readSessionCookie`.
+    const readers = filesMatching(/readSessionCookie\([^)]*sessionToken/)
+    expect(readers.length).toBeGreaterThan(0)
+    expect(readers.filter((file) => !file.startsWith("core/session/"))).toEqual([])
+    // Decoding a session token (the config's decoder or the built-in one) happens in the door alone.
+    expect(filesMatching(/\.jwt\.decode\(|\bdecodeOrThrow\(/).filter((f) => f.startsWith("core/"))).toEqual([
+      "core/session/principal.ts",
+    ])
+  })
+
+  it("the edges never read the session cookie or decode a token themselves", () => {
+    const edges = sources().filter(({ file }) => file.startsWith("express/") || file.startsWith("web/"))
+    expect(edges.length).toBeGreaterThan(0)
+    for (const { file, text } of edges) {
+      expect([file, /readSessionCookie|jwt\.decode\(|decodeOrThrow/.test(text)]).toEqual([file, false])
+    }
   })
 
   it("one room for the security primitives: constant-time comparison lives in core/secrets.ts", () => {

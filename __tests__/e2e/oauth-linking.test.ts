@@ -3,6 +3,7 @@
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import type { AdapterUser } from "../../lib/storage/adapter"
 import { Auth } from "../../lib/core"
+import { Gatehouse } from "../../lib/web"
 import type { AuthConfig } from "../../lib/core/kernel/types"
 import type { AuthError } from "../../lib/errors"
 import { hashSessionToken } from "../../lib/core/session/token"
@@ -250,6 +251,23 @@ describe.each(["jwt", "database"] as const)("account linking with MemoryAdapter,
     })
     expect(paramsOf(recorded, "events.signIn")[0]).toMatchObject({ isNewUser: false })
     expect((await browser.session())?.user?.email).toBe("carol@example.test")
+  })
+
+  test("a revoked session links nothing: the new account becomes a user of its own", async () => {
+    const { config, adapter } = makeConfig({ strategy })
+    const browser = new AppBrowser(config)
+    await browser.signIn("op", "gina")
+    const gina = (await adapter.getUserByAccount({ provider: "op", providerAccountId: "gina" })) as AdapterUser
+    // "Sign out everywhere" (or an admin revocation) ends every session of gina, this copied cookie included.
+    await Gatehouse(config).revokeUserSessions(gina.id)
+
+    const response = await browser.signIn("op2", "mallory")
+    expect(response.status).toBe(302)
+    const mallory = (await adapter.getUserByAccount({ provider: "op2", providerAccountId: "mallory" })) as AdapterUser
+    expect(mallory.id).not.toBe(gina.id)
+    expect(mallory.email).toBe("mallory@example.test")
+    expect(await adapter.getUserByAccount({ provider: "op", providerAccountId: "gina" })).toMatchObject({ id: gina.id })
+    expect(await sessionUserId(browser, adapter)).toBe(mallory.id)
   })
 
   test("a known account while signed in as another user → OAuthAccountNotLinked, no session issued", async () => {

@@ -18,14 +18,10 @@ import {
   type SignOutOptions,
 } from "../core/pipeline/server-calls"
 import type { Session } from "../core/kernel/types"
-import { requestOrigin } from "../core/kernel/context"
-import {
-  deletePasskey,
-  listPasskeys,
-  renamePasskey,
-  type ManagementContext,
-  type PasskeyInfo,
-} from "../core/methods/webauthn/manage"
+import { serverSessionContext } from "../core/session"
+import type { SessionContext } from "../core/session/types"
+import { isSecureRequest } from "./origin"
+import { deletePasskey, listPasskeys, renamePasskey, type PasskeyInfo } from "../core/methods/webauthn/manage"
 import { MissingRequestContext } from "../errors"
 import { resetAccountLimits } from "../core/kernel/rate-limit/enforce"
 import { answerAuthRequest, clientIpOf, type ExpressAuthOptions } from "./answer"
@@ -314,12 +310,14 @@ function createInstance(input: ExpressConfigInput, withContext: boolean): Gateho
     return session
   }) as GatehouseUpdate
 
-  const management = async (req: Request): Promise<ManagementContext> => {
+  const management = async (req: Request): Promise<SessionContext> => {
     const runtime = await identity.runtime(req)
     const resolved = identity.resolved(runtime)
-    const call = callRequest(req, resolved)
-    const { cookies } = requestOrigin(resolved, new URL(call.origin))
-    return { config: resolved, cookies, requestCookies: call.cookies }
+    return serverSessionContext(
+      resolved,
+      { secure: isSecureRequest(req, resolved.authUrl), cookie: req.headers.cookie },
+      { sessionCache: runtime.sessionCache },
+    )
   }
   const listAuthenticators = async (req: Request) => listPasskeys(await management(req))
   const renameAuthenticator = async (req: Request, _res: ExpressResponse, id: string, name: string) =>

@@ -7,7 +7,7 @@ import { parseCookieHeader } from "../cookie-header"
 import { decideAccess } from "../core/pipeline/access"
 import { handleAuthRequest } from "../core/pipeline/auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "../core/pipeline/gatehouse"
-import { getSessionState } from "../core/session"
+import { getSessionState, serverSessionContext } from "../core/session"
 import {
   serverSignIn,
   serverSignOut,
@@ -22,14 +22,8 @@ import type { AuthConfig, Awaitable, Session } from "../core/kernel/types"
 import { MissingRequestContext } from "../errors"
 import { createWebSessionManagement, type WebSessionManagement } from "./session-management"
 import { resetAccountLimits } from "../core/kernel/rate-limit/enforce"
-import { requestOrigin } from "../core/kernel/context"
-import {
-  deletePasskey,
-  listPasskeys,
-  renamePasskey,
-  type ManagementContext,
-  type PasskeyInfo,
-} from "../core/methods/webauthn/manage"
+import type { SessionContext } from "../core/session/types"
+import { deletePasskey, listPasskeys, renamePasskey, type PasskeyInfo } from "../core/methods/webauthn/manage"
 
 export type { AuthorizationParams, PasskeyInfo, SignInOptions, SignOutOptions }
 
@@ -222,11 +216,17 @@ export function Gatehouse(config: WebConfigInput): WebGatehouse {
     return session
   }
 
-  const management = async (request: Request): Promise<ManagementContext> => {
+  const management = async (request: Request): Promise<SessionContext> => {
     const runtime = await runtimeFor(request)
-    const call = callRequest(runtime, request)
-    const { cookies } = requestOrigin(runtime.resolved, new URL(call.origin))
-    return { config: runtime.resolved, cookies, requestCookies: call.cookies }
+    const { resolved } = runtime
+    return serverSessionContext(
+      resolved,
+      {
+        secure: (resolved.authUrl ?? new URL(request.url)).protocol === "https:",
+        cookie: request.headers.get("cookie"),
+      },
+      { sessionCache: runtime.sessionCache },
+    )
   }
 
   return {

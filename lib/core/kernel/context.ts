@@ -1,5 +1,4 @@
 /** The per-request context: the resolved config plus everything derived from this one request. */
-import { checkSealer } from "./checks"
 import { InvalidProvider } from "../../errors"
 import type { LoggerInstance } from "../../logger"
 import type { ResolvedConfig } from "./config/types"
@@ -9,8 +8,6 @@ import { CookieJar } from "./cookies/jar"
 import { resolveCsrf } from "./csrf"
 import type { AuthRequest } from "./request"
 import type { SessionCache } from "../session/cache"
-import type { SessionContext } from "../session/types"
-import type { OAuthFlowContext, ResolvedOAuthProvider } from "../../oauth"
 import type { CookiesOptions } from "./types"
 
 export interface RequestContext {
@@ -160,52 +157,4 @@ export function requestWithParsedBody(ctx: Pick<RequestContext, "request">): Req
     headers,
     body: JSON.stringify(ctx.request.body ?? {}),
   })
-}
-
-/**
- * The slice of the request context the session functions need.
- *
- * @example
- * ```ts
- * const session = await readSession(sessionContext(ctx), { reissue: "always" })
- * ```
- */
-export function sessionContext(ctx: RequestContext): SessionContext {
-  return {
-    config: ctx.config,
-    cookies: ctx.cookies,
-    requestCookies: ctx.request.cookies,
-    jar: ctx.jar,
-    sessionCache: ctx.sessionCache,
-    userAgent: ctx.request.headers.get("user-agent"),
-    clientIp: () => (ctx.clientIp !== undefined ? ctx.clientIp : (ctx.config.rateLimit.ip?.(ctx.webRequest()) ?? null)),
-  }
-}
-
-/**
- * The slice of the request context the OAuth engine needs.
- *
- * @example
- * ```ts
- * const url = await startOAuthSignIn(oauthFlowContext(ctx, provider))
- * ```
- */
-export function oauthFlowContext(ctx: RequestContext, provider: ResolvedOAuthProvider): OAuthFlowContext {
-  return {
-    provider,
-    callbackUrl: actionUrl(ctx, "callback", provider.id),
-    origin: ctx.origin,
-    configuredOrigin: ctx.config.authUrl !== undefined,
-    secret: ctx.config.secret,
-    requestCookies: ctx.request.cookies,
-    checkCookies: {
-      state: ctx.cookies.state,
-      pkceCodeVerifier: ctx.cookies.pkceCodeVerifier,
-      nonce: ctx.cookies.nonce,
-    },
-    setCookie: (name, value, options) => ctx.jar.set(name, value, options),
-    checks: checkSealer(ctx.config.secret),
-    logger: ctx.logger,
-    query: ctx.request.query,
-  }
 }

@@ -19,7 +19,7 @@ import { webAuthnOptionsAction } from "../methods/webauthn/options"
 import { passkeysAction } from "../methods/webauthn/routes"
 import { sessionsAction } from "../session/sessions-route"
 import { jsonHeaders } from "../kernel/response"
-import { limitRoute } from "../kernel/rate-limit/enforce"
+import { limitRoute } from "./rate-limit"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
 

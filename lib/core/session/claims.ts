@@ -42,3 +42,12 @@ export function keepClaims(before: JWT, after: JWT): JWT {
 export function sessionWatermarkKey(userId: string): string {
   return `sess-nbf:${userId}`
 }
+
+/**
+ * The key marking one JWT session of a user as revoked: its owner ended it by id (session management), so every copy
+ * of its cookie is refused although the user's other sessions live on. Keyed by the session epoch, which no re-issue
+ * changes.
+ */
+export function sessionEndKey(userId: string, epoch: number): string {
+  return `sess-end:${userId}:${epoch}`
+}

@@ -1,14 +1,13 @@
 /** The database session strategy: the cookie holds a session token; the adapter holds the session and user. */
-import type { AdapterSession, AdapterUser, SessionAdapter } from "../../storage/adapter"
+import type { SessionAdapter } from "../../storage/adapter"
 import { AdapterError, SessionTokenError, isServiceUnavailable } from "../../errors"
 import { clearSessionCookie } from "../kernel/cookies/session-store"
-import { readSessionCookie } from "../../cookie-header"
 import { runSessionCallback } from "../kernel/config/callbacks"
 import { store } from "../kernel/config/stores"
 import type { ResolvedConfig } from "../kernel/config/types"
 import type { Session } from "../kernel/types"
 import type { SessionContext, SessionReadOptions } from "./types"
-import { findSessionByCookie } from "./token"
+import { currentPrincipal, type DatabasePrincipal } from "./principal"
 import { databaseRefreshError } from "./tokens"
 
 /**
@@ -51,23 +50,19 @@ export function writeDatabaseSessionCookie(ctx: SessionContext, sessionToken: st
  */
 export async function readDatabaseSession(ctx: SessionContext, options: SessionReadOptions): Promise<Session | null> {
   const { config, cookies } = ctx
-  const stored = readSessionCookie(ctx.requestCookies, cookies.sessionToken.name)
-  if (!stored.value) {
-    if (stored.present.length > 0) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
-    return null
-  }
-  const cookieToken = stored.value
+  const door = await currentPrincipal(ctx)
+  const stored = door.cookie
   try {
-    const adapter = sessionAdapter(ctx)
-    let found = await findSessionByCookie(adapter, cookieToken)
-    if (found && found.session.expires.valueOf() < Date.now()) {
-      await adapter.deleteSession(found.session.sessionToken)
-      found = null
-    }
-    if (!found) {
-      clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
+    if (!door.ok) {
+      if (door.reason === "error") throw door.error
+      // An expired row is deleted as it is found.
+      if (door.session) await sessionAdapter(ctx).deleteSession(door.session.sessionToken)
+      if (stored.present.length > 0) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
       return null
     }
+    const cookieToken = stored.value as string
+    const found = door.principal as DatabasePrincipal
+    const adapter = sessionAdapter(ctx)
     const { session, user } = found
     // The key the row is stored under (its hash, or the raw token of a legacy row); the cookie keeps the token.
     const sessionToken = session.sessionToken
@@ -105,28 +100,9 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
     return result
   } catch (error) {
     if (options.failOnOutage && isServiceUnavailable(error)) throw error
-    // An adapter failure was logged once already, by the adapter wrapper.
-    if (!(error instanceof AdapterError))
+    // An adapter failure was logged once already, by the adapter wrapper; the door logged its own.
+    if (!(error instanceof AdapterError) && !(!door.ok && door.reason === "error"))
       config.logger.error(new SessionTokenError("The database session could not be read", { cause: error as Error }))
     return null
   }
-}
-
-/**
- * The user behind the current database session, if any (for account linking). `session.sessionToken` is the stored
- * key of the row, not the cookie's token.
- *
- * @example
- * ```ts
- * const user = await currentDatabaseUser(ctx)
- * ```
- */
-export async function currentDatabaseUser(
-  ctx: SessionContext,
-): Promise<{ user: AdapterUser; session: AdapterSession } | null> {
-  const token = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name).value
-  if (!token) return null
-  const found = await findSessionByCookie(sessionAdapter(ctx), token)
-  if (!found || found.session.expires.valueOf() < Date.now()) return null
-  return found
 }

@@ -6,10 +6,11 @@ import type { AdapterUser } from "../../storage/adapter"
 import { AccessDenied, AuthError } from "../../errors"
 import { subjectOfIdToken, type IdpRecord } from "../../oauth"
 import { recordFromAccount } from "./tokens"
-import { sessionContext, type RequestContext } from "../kernel/context"
+import type { RequestContext } from "../kernel/context"
 import type { AuthResult } from "../kernel/response"
 import { issueSession } from "./"
 import type { Account, CallbacksOptions, Profile, User } from "../kernel/types"
+import { sessionContext } from "./context"
 
 /**
  * Calls `callbacks.signIn`. Returns `undefined` to continue, or a URL (through the `redirect` callback) when the

@@ -5,7 +5,7 @@ import { parseCookieHeader } from "../../cookie-header"
 import type { Session } from "../kernel/types"
 import type { SessionCache } from "./cache"
 import { readDatabaseSession } from "./database"
-export { currentDatabaseUser, sessionStore } from "./database"
+export { sessionStore } from "./database"
 import { readJwtSession } from "./jwt"
 import type { SessionContext, SessionReadOptions } from "./types"
 
@@ -53,6 +53,7 @@ export function serverSessionContext(
     jar: new CookieJar(),
     sessionCache: options.sessionCache,
     userAgent: request.userAgent,
+    memo: {},
   }
 }
 

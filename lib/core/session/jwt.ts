@@ -1,46 +1,18 @@
 /** The JWT session strategy: read (with the jwt and session callbacks), refresh, and clear the session cookie. */
 import { defaultCallbacks, runSessionCallback } from "../kernel/config/callbacks"
 import { noEvent } from "../kernel/config/events"
-import { AdapterError, JWTSessionError, isServiceUnavailable } from "../../errors"
-import { adapterError } from "../kernel/config/adapter"
+import { JWTSessionError, isServiceUnavailable } from "../../errors"
 import { decode as builtinDecode } from "../../jwt"
-import { decodeOrThrow } from "../../jwt/decode"
 import { deriveKey, type ContentEncryption } from "../../jwt/keys"
 import { clearSessionCookie, writeSessionCookie } from "../kernel/cookies/session-store"
-import { readSessionCookie } from "../../cookie-header"
 import type { JWT, Session } from "../kernel/types"
-import { endedByMarkers, idpMarkerKeys, idpOfToken, withoutReserved } from "./idp"
+import { withoutReserved } from "./idp"
 import type { SessionContext, SessionReadOptions } from "./types"
-import { claimsOf, keepClaims, sessionWatermarkKey } from "./claims"
+import { keepClaims } from "./claims"
+import { currentPrincipal, type JwtPrincipal } from "./principal"
 import { hasRefreshError } from "./tokens"
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
-
-/**
- * Decode failures that happen in normal use, logged at debug level with a short reason instead of as an error: a
- * cookie from before a secret change (often the random development secret of an earlier run), or one past its expiry.
- */
-const expectedDecodeFailures: Readonly<Record<string, string>> = {
-  "no matching decryption secret":
-    "it was sealed with another secret (an old one, or the random development secret of an earlier run)",
-  "token expired": "it has expired",
-}
-
-export async function decodeSessionToken(ctx: SessionContext, token: string): Promise<JWT> {
-  const { config } = ctx
-  const salt = ctx.cookies.sessionToken.name
-  if (config.jwt.decode !== builtinDecode) {
-    const payload = await config.jwt.decode({ token, secret: config.secret, salt })
-    if (!payload) throw new Error("Invalid JWT")
-    return payload
-  }
-  const cached = ctx.sessionCache?.get(token, nowSeconds())
-  if (cached) return cached
-  const payload = await decodeOrThrow({ token, secret: config.secret, salt })
-  if (!payload) throw new Error("Invalid JWT")
-  ctx.sessionCache?.set(token, payload)
-  return payload
-}
 
 /**
  * Whether a cookie of this config can have been sealed with an older secret: a rotation list, read by the built-in
@@ -114,33 +86,26 @@ export async function writeJwtSession(ctx: SessionContext, token: JWT, present: 
  */
 export async function readJwtSession(ctx: SessionContext, options: SessionReadOptions): Promise<Session | null> {
   const { config, cookies } = ctx
-  const stored = readSessionCookie(ctx.requestCookies, cookies.sessionToken.name)
-  if (!stored.value) {
-    if (stored.present.length > 0) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
-    return null
-  }
-  let payload: JWT
-  try {
-    payload = await decodeSessionToken(ctx, stored.value)
-  } catch (error) {
-    const reason = expectedDecodeFailures[(error as Error).message]
-    if (reason === undefined)
-      config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
-    else config.logger.debug(`session cookie ignored: ${reason}`)
-    clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
-    return null
-  }
-  try {
-    const revoked = await revokedByWatermark(ctx, payload, options.failOnOutage)
-    if (revoked !== false) {
-      if (revoked === "unknown") return null
-      clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
-      await config.events.signOut({
-        token: revoked === "backchannel" ? withoutReserved(payload) : payload,
-        reason: revoked,
-      })
+  const result = await currentPrincipal(ctx)
+  const stored = result.cookie
+  if (!result.ok) {
+    if (result.reason === "error") {
+      // The store could not say whether the session was ended elsewhere: no session now, but the cookie is kept.
+      if (options.failOnOutage && isServiceUnavailable(result.error)) throw result.error
       return null
     }
+    if (stored.present.length > 0) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
+    if (result.token && (result.reason === "revoked" || result.reason === "backchannel")) {
+      await config.events.signOut({
+        token: result.reason === "backchannel" ? withoutReserved(result.token) : result.token,
+        reason: result.reason,
+      })
+    }
+    return null
+  }
+  const payload = (result.principal as JwtPrincipal).token
+  const cookieValue = stored.value as string
+  try {
     // The default `jwt` callback returns the token it is given: without the user's own, the copy is the result.
     const returned =
       config.callbacks.jwt === defaultCallbacks.jwt
@@ -161,7 +126,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       typeof payload.iat !== "number" ||
       nowSeconds() - payload.iat >= config.session.updateAge ||
       (config.hasJwtCallback && changed(payload, token)) ||
-      (mayHoldOlderSecrets(config) && (await sealedWithOlderSecret(ctx, stored.value)))
+      (mayHoldOlderSecrets(config) && (await sealedWithOlderSecret(ctx, cookieValue)))
     const expires = reissue
       ? new Date(Date.now() + config.session.maxAge * 1000)
       : new Date((payload.exp ?? nowSeconds()) * 1000)
@@ -191,39 +156,6 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
   }
-}
-
-/**
- * Whether the session of this token was ended elsewhere, in one store round trip: `"revoked"` when the user signed out
- * everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs existed, is below the
- * `sess-nbf:<sub>` watermark); `"backchannel"` when its OP ended it (a `sid` marker, or a `sub`
- * watermark at or after its auth time). A store failure is logged and answers `"unknown"`: no session for this
- * request, but the cookie is kept; with `failOnOutage`, an unreachable store throws its coded `AdapterError` instead.
- */
-export async function revokedByWatermark(
-  ctx: SessionContext,
-  payload: JWT,
-  failOnOutage = false,
-): Promise<false | "revoked" | "backchannel" | "unknown"> {
-  const hasSub = typeof payload.sub === "string" && payload.sub !== ""
-  const idp = idpOfToken(payload)
-  const keys = idp ? idpMarkerKeys(idp) : []
-  if (hasSub) keys.unshift(sessionWatermarkKey(payload.sub as string))
-  if (keys.length === 0) return false
-  let values: Array<string | null>
-  try {
-    values = await ctx.config.store.get(keys)
-  } catch (error) {
-    const coded = error instanceof AdapterError ? error : adapterError("store.get", error)
-    ctx.config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: coded }))
-    if (failOnOutage && isServiceUnavailable(coded)) throw coded
-    return "unknown"
-  }
-  if (hasSub) {
-    const watermark = values.shift() ?? null
-    if (watermark !== null && (claimsOf(payload)?.se ?? 0) < Number(watermark)) return "revoked"
-  }
-  return idp && endedByMarkers(idp, values) ? "backchannel" : false
 }
 
 function changed(before: JWT, after: JWT): boolean {

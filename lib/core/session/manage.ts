@@ -10,11 +10,10 @@ import { MissingAdapterMethods } from "../../errors"
 import { need } from "../kernel/config/stores"
 import type { ResolvedConfig } from "../kernel/config/types"
 import { clearSessionCookie } from "../kernel/cookies/session-store"
-import { readSessionCookie } from "../../cookie-header"
 import type { JWT } from "../kernel/types"
-import { claimsOf, sessionWatermarkKey } from "./claims"
-import { currentDatabaseUser } from "./database"
-import { decodeSessionToken, revokedByWatermark, writeJwtSession } from "./jwt"
+import { claimsOf, sessionEndKey, sessionWatermarkKey } from "./claims"
+import { writeJwtSession } from "./jwt"
+import { currentPrincipal, forgetPrincipal, type DatabasePrincipal } from "./principal"
 import type { SessionContext } from "./types"
 
 /** One session as its owner sees it. Times are seconds since the epoch; there is never a token in it. */
@@ -65,18 +64,17 @@ function managementAdapter(config: ResolvedConfig): Pick<SessionManagementAdapte
   return { listSessionsByUserId }
 }
 
-/** The valid JWT session of the request (decoded, not revoked), or null. Runs no callback. */
+/** The valid JWT session of the request with a user id, or null. Runs no callback. */
 async function currentJwt(ctx: SessionContext): Promise<JWT | null> {
-  const value = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name).value
-  if (!value) return null
-  let payload: JWT
-  try {
-    payload = await decodeSessionToken(ctx, value)
-  } catch {
-    return null
-  }
-  if (typeof payload.sub !== "string" || payload.sub === "") return null
-  return (await revokedByWatermark(ctx, payload)) === false ? payload : null
+  const door = await currentPrincipal(ctx)
+  if (!door.ok || door.principal.strategy !== "jwt" || door.principal.userId === undefined) return null
+  return door.principal.token
+}
+
+/** The valid database session of the request (its row and user), or null. */
+async function currentDatabaseUser(ctx: SessionContext): Promise<DatabasePrincipal | null> {
+  const door = await currentPrincipal(ctx)
+  return door.ok && door.principal.strategy === "database" ? door.principal : null
 }
 
 async function liveSessionsOf(config: ResolvedConfig, userId: string): Promise<AdapterSession[]> {
@@ -85,9 +83,11 @@ async function liveSessionsOf(config: ResolvedConfig, userId: string): Promise<A
   return rows.filter((row) => new Date(row.expires).valueOf() > now)
 }
 
-function clearCurrent(ctx: SessionContext): void {
-  const stored = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
-  clearSessionCookie(ctx.jar, stored.present, ctx.cookies.sessionToken.options)
+/** Clears the request's session cookie (every chunk it carried), and forgets it as the request's principal. */
+async function clearCurrent(ctx: SessionContext): Promise<void> {
+  const { cookie } = await currentPrincipal(ctx)
+  clearSessionCookie(ctx.jar, cookie.present, ctx.cookies.sessionToken.options)
+  forgetPrincipal(ctx)
 }
 
 /** Deletes rows one by one, firing `events.signOut` for each that was still there; returns how many went. */
@@ -163,7 +163,13 @@ export async function revokeSession(ctx: SessionContext, id: string): Promise<Re
     const token = await currentJwt(ctx)
     if (!token) return "unauthenticated"
     if (!sameId(id, "jwt")) return "not-found"
-    clearCurrent(ctx)
+    // Every copy of the cookie must stop working, not only this browser's: the session is marked ended by its epoch
+    // (a token from before epochs existed can only be ended with all such tokens of the user, by the watermark).
+    const epoch = claimsOf(token)?.se
+    if (typeof epoch === "number")
+      await config.store.set(sessionEndKey(token.sub as string, epoch), "1", config.session.maxAge)
+    else await raiseWatermark(config, token.sub as string, 1)
+    await clearCurrent(ctx)
     await config.events.signOut({ token, reason: "revoked" })
     return "revoked"
   }
@@ -173,7 +179,7 @@ export async function revokeSession(ctx: SessionContext, id: string): Promise<Re
   const target = rows.find((row) => sameId(publicSessionId(row.sessionToken), id))
   if (!target) return "not-found"
   const count = await deleteRows(config, [target])
-  if (target.sessionToken === current.session.sessionToken) clearCurrent(ctx)
+  if (target.sessionToken === current.session.sessionToken) await clearCurrent(ctx)
   return count === 1 ? "revoked" : "not-found"
 }
 
@@ -193,8 +199,9 @@ export async function revokeOtherSessions(ctx: SessionContext): Promise<RevokeOu
     if (!token) return "unauthenticated"
     const now = Date.now()
     await raiseWatermark(config, token.sub as string, now)
-    const present = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name).present
-    await writeJwtSession(ctx, { ...token, __gh: { ...claimsOf(token), se: now + 1 } }, present)
+    const { cookie } = await currentPrincipal(ctx)
+    await writeJwtSession(ctx, { ...token, __gh: { ...claimsOf(token), se: now + 1 } }, cookie.present)
+    forgetPrincipal(ctx)
     return "revoked"
   }
   const current = await currentDatabaseUser(ctx)
@@ -221,14 +228,14 @@ export async function revokeAllSessions(ctx: SessionContext): Promise<RevokeOutc
     const token = await currentJwt(ctx)
     if (!token) return "unauthenticated"
     await raiseWatermark(config, token.sub as string, Date.now() + 1)
-    clearCurrent(ctx)
+    await clearCurrent(ctx)
     await config.events.signOut({ token, reason: "revoked" })
     return "revoked"
   }
   const current = await currentDatabaseUser(ctx)
   if (!current) return "unauthenticated"
   await deleteRows(config, await liveSessionsOf(config, current.user.id))
-  clearCurrent(ctx)
+  await clearCurrent(ctx)
   return "revoked"
 }
 
@@ -287,8 +294,7 @@ export async function isSessionFresh(ctx: SessionContext): Promise<boolean> {
     const at = claimsOf(await currentJwt(ctx))?.at
     signedInAt = typeof at === "number" ? at : undefined
   } else {
-    const current = await currentDatabaseUser(ctx)
-    signedInAt = seconds(current?.session.createdAt)
+    signedInAt = (await currentDatabaseUser(ctx))?.authTime
   }
   if (signedInAt === undefined) return false
   return Math.floor(Date.now() / 1000) - signedInAt <= config.session.freshAge

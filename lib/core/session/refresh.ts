@@ -8,11 +8,9 @@ import { InvalidProvider, RefreshTokenError, type RefreshFailureReason } from ".
 import { RefreshGrantError, refreshGrant, subjectOfIdToken, type ResolvedOAuthProvider } from "../../oauth"
 import type { OAuthUserStore, ResolvedConfig } from "../kernel/config/types"
 import { clearSessionCookie } from "../kernel/cookies/session-store"
-import { readSessionCookie } from "../../cookie-header"
-import { currentDatabaseUser } from "./database"
 import { idpOfToken } from "./idp"
-import { decodeSessionToken, revokedByWatermark, writeJwtSession } from "./jwt"
-import { deleteSessionByCookie } from "./token"
+import { writeJwtSession } from "./jwt"
+import { currentPrincipal, forgetPrincipal } from "./principal"
 import {
   accountPointerKey,
   refreshErrorKey,
@@ -128,15 +126,10 @@ async function recordOfAccount(config: ResolvedConfig, account: AdapterAccount):
 }
 
 async function loadJwt(ctx: SessionContext, providerId: string | undefined): Promise<Loaded | null> {
-  const stored = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
-  if (!stored.value) return null
-  let payload: JWT
-  try {
-    payload = await decodeSessionToken(ctx, stored.value)
-  } catch {
-    return null
-  }
-  if ((await revokedByWatermark(ctx, payload)) !== false) return null
+  const door = await currentPrincipal(ctx)
+  if (!door.ok || door.principal.strategy !== "jwt") return null
+  const payload = door.principal.token
+  const stored = door.cookie
   const id = providerId ?? idpOfToken(payload)?.p ?? tokenProvidersOf(payload)[0] ?? refreshProviders(ctx.config)[0]?.id
   if (id === undefined) throw new InvalidProvider("No provider refreshes tokens")
   const provider = refreshProvider(ctx.config, id)
@@ -150,9 +143,9 @@ async function loadJwt(ctx: SessionContext, providerId: string | undefined): Pro
 
 async function loadDatabase(ctx: SessionContext, providerId: string | undefined): Promise<Loaded | null> {
   const { config } = ctx
-  const found = await currentDatabaseUser(ctx)
-  if (!found) return null
-  const userId = found.user.id
+  const door = await currentPrincipal(ctx)
+  if (!door.ok || door.principal.strategy !== "database") return null
+  const { userId } = door.principal
   const candidates = providerId === undefined ? refreshProviders(config) : [refreshProvider(config, providerId)]
   if (candidates.length === 0) throw new InvalidProvider("No provider refreshes tokens")
   const adapter = config.stores.oauth
@@ -230,12 +223,13 @@ export async function getAccessToken(
       // The tokens are dropped from the cookie and the session carries the error until the next sign-in.
       await writeJwtSession(ctx, withTokenRecord(loaded.jwt.payload, provider.id, undefined, true), loaded.jwt.present)
     } else if (reason === "id_token_mismatch") {
-      // Another subject at the provider: this session ends (D.2 rule 4); the stored tokens stay as they were.
-      const stored = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
-      if (loaded.db && stored.value && config.stores.sessions) {
-        await deleteSessionByCookie(config.stores.sessions, stored.value)
+      // Another subject at the provider: this session ends; the stored tokens stay as they were.
+      const door = await currentPrincipal(ctx)
+      if (door.ok && door.principal.strategy === "database" && config.stores.sessions) {
+        await config.stores.sessions.deleteSession(door.principal.session.sessionToken)
       }
-      clearSessionCookie(ctx.jar, stored.present, ctx.cookies.sessionToken.options)
+      clearSessionCookie(ctx.jar, door.cookie.present, ctx.cookies.sessionToken.options)
+      forgetPrincipal(ctx)
     }
     throw fail(reason, provider.id)
   }

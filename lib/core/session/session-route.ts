@@ -1,7 +1,8 @@
 /** GET /session reads the session; POST /session (CSRF-checked) updates it through the callbacks. */
 import { readSession } from "./"
-import { sessionContext, type RequestContext } from "../kernel/context"
+import type { RequestContext } from "../kernel/context"
 import { jsonHeaders, noCacheHeaders, type AuthResult } from "../kernel/response"
+import { sessionContext } from "./context"
 
 /**
  * Answers GET /session (and POST with `{csrfToken, data}` for updates; the router answers a failed CSRF check with

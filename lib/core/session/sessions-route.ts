@@ -1,8 +1,9 @@
 /** The optional session routes (`features.sessionRoutes`): GET <base>/sessions, POST <base>/sessions/revoke. */
 import { UnknownAction } from "../../errors"
-import { sessionContext, type RequestContext } from "../kernel/context"
+import type { RequestContext } from "../kernel/context"
 import { jsonHeaders, noCacheHeaders, type AuthResult } from "../kernel/response"
 import { listSessions, revokeAllSessions, revokeOtherSessions, revokeSession } from "./manage"
+import { sessionContext } from "./context"
 
 const json = (status: number, body: unknown): AuthResult => ({
   status,

@@ -2,6 +2,9 @@
 import type { ResolvedConfig } from "../kernel/config/types"
 import type { CookieJar } from "../kernel/cookies/jar"
 import type { SessionCache } from "./cache"
+import type { AdapterSession, AdapterUser } from "../../storage/adapter"
+import type { StoredSessionCookie } from "../../cookie-header"
+import type { JWT } from "../kernel/types"
 import type { CookiesOptions } from "../kernel/types"
 
 export interface SessionContext {
@@ -15,6 +18,8 @@ export interface SessionContext {
   readonly userAgent?: string | null
   /** The client IP as the framework layer or `rateLimit.ip` gives it (read only when `session.storeIp` is on). */
   readonly clientIp?: () => string | null
+  /** The request's memory of who is signed in ({@link currentPrincipal}): shared by every reader of one request. */
+  readonly memo?: PrincipalMemo
 }
 
 export interface SessionReadOptions {
@@ -34,4 +39,55 @@ export interface SessionReadOptions {
    * out. Server-side reads leave it unset: they fail closed to `null`.
    */
   failOnOutage?: boolean
+}
+
+/** A JWT session: the decoded token (its reserved claim included). */
+export interface JwtPrincipal {
+  readonly strategy: "jwt"
+  /** The token's `sub`: the user id (absent only for a credentials user without one). */
+  readonly userId: string | undefined
+  readonly token: JWT
+  /** When the user signed in (seconds), from the token's sign-in claim; `undefined` for tokens without one. */
+  readonly authTime: number | undefined
+}
+
+/** A database session: the row and its user, as the adapter returned them. */
+export interface DatabasePrincipal {
+  readonly strategy: "database"
+  readonly userId: string
+  readonly user: AdapterUser
+  /** The row; `sessionToken` is its stored key (the token's hash, or the raw token of a legacy row). */
+  readonly session: AdapterSession
+  /** When the session was issued (seconds), when the adapter keeps `createdAt`. */
+  readonly authTime: number | undefined
+}
+
+/** Who is signed in. */
+export type Principal = JwtPrincipal | DatabasePrincipal
+
+/**
+ * Why no one is signed in: `none` (no session cookie), `invalid` (a cookie that does not decode or names no row),
+ * `expired`, `revoked` (signed out everywhere, or this session revoked), `backchannel` (ended by its OP), `error` (the
+ * store or the adapter failed: no session for this request, but the cookie is not known to be bad).
+ */
+export type NoPrincipalReason = "none" | "invalid" | "expired" | "revoked" | "backchannel" | "error"
+
+/** The answer of {@link currentPrincipal}. `cookie` is the session cookie as the request carried it. */
+export type PrincipalResult =
+  | { readonly ok: true; readonly principal: Principal; readonly cookie: StoredSessionCookie }
+  | {
+      readonly ok: false
+      readonly reason: NoPrincipalReason
+      readonly cookie: StoredSessionCookie
+      /** `revoked`/`backchannel` JWT sessions: the token that was ended (for the `signOut` event). */
+      readonly token?: JWT
+      /** `expired` database sessions: the row, for the reader to delete. */
+      readonly session?: AdapterSession
+      /** `error`: the coded failure. */
+      readonly error?: unknown
+    }
+
+/** Per-request memory of the door: one read of the session cookie per request, however many readers ask. */
+export interface PrincipalMemo {
+  principal?: Promise<PrincipalResult>
 }

@@ -1,15 +1,13 @@
 /**
- * Applies the rate-limit rules to one request: the rules of its route row (by IP or session) before the handler runs,
- * and the identifier rules (`credentials-account`, `email-send-address`) from the handlers, before any credential or
- * email work.
+ * The rate-limit subjects of one request and its identifier rules (`credentials-account`, `email-send-address`),
+ * which the handlers apply before any credential or email work. The rules of a route row (by IP or session) are
+ * enforced by the pipeline before the handler runs.
  */
 import type { RequestContext } from "../context"
-import { readSessionCookie } from "../../../cookie-header"
-import { policyOf } from "../routes"
 import type { RateLimitRuleName } from "../types"
 import { clientIpSubject } from "./ip"
 import type { ResolvedConfig } from "../config/types"
-import { defaultRateLimitRules, type LimitVerdict, type RuleCounter } from "./limiter"
+import type { LimitVerdict, RuleCounter } from "./limiter"
 
 const subjects = new WeakMap<RequestContext, string | null>()
 
@@ -26,49 +24,16 @@ export function clientIpOf(ctx: RequestContext): string | null {
   return subject
 }
 
-/** The normalised route a key is scoped to: the parsed action and provider id, never the raw path. */
-function scopeOf(ctx: RequestContext): string {
-  return `${ctx.request.action}/${ctx.provider?.id ?? ""}`
-}
-
-async function limitBy(ctx: RequestContext, rule: RateLimitRuleName): Promise<void> {
-  const limiter = ctx.config.rateLimit
-  if (!limiter.active(rule)) return
-  const by = defaultRateLimitRules[rule].by
-  const ip = clientIpOf(ctx)
-  let subject: string | null = null
-  if (by === "ip") {
-    subject = ip
-    if (subject === null) {
-      // Deliberately not one shared bucket for every client (an easy global lockout): the IP rule is skipped.
-      limiter.noClientIp()
-      return
-    }
-  } else if (by === "session") {
-    subject = readSessionCookie(ctx.request.cookies, ctx.cookies.sessionToken.name).value ?? null
-    if (!subject) return
-  }
-  if (subject === null) return
-  const verdict = await limiter.hit(rule, scopeOf(ctx), subject, ip ?? undefined)
-  if (verdict) throw limiter.refuse(verdict)
-}
-
 /**
- * Counts the request against the IP and session rules of its route row (`routes.ts`); throws `RateLimited` when one
- * is over its limit. Called by the router after the method, provider and CSRF checks, before the handler.
+ * The normalised route a key is scoped to: the parsed action and provider id, never the raw path.
  *
  * @example
  * ```ts
- * await limitRoute(ctx) // the 11th credentials POST from one IP within 60 s → RateLimited
+ * limitScope(ctx) // "callback/credentials"
  * ```
  */
-export async function limitRoute(ctx: RequestContext): Promise<void> {
-  const { action, method } = ctx.request
-  for (const entry of policyOf(action).rateLimits ?? []) {
-    if (!entry.methods.includes(method)) continue
-    if (entry.providerType !== undefined && ctx.provider?.type !== entry.providerType) continue
-    for (const rule of entry.rules) await limitBy(ctx, rule)
-  }
+export function limitScope(ctx: RequestContext): string {
+  return `${ctx.request.action}/${ctx.provider?.id ?? ""}`
 }
 
 /**
@@ -90,7 +55,7 @@ export async function limitIdentifier(
 ): Promise<LimitVerdict | null> {
   const limiter = ctx.config.rateLimit
   if (!limiter.active(rule)) return null
-  return limiter.hit(rule, scopeOf(ctx), identifier, clientIpOf(ctx) ?? undefined, counter)
+  return limiter.hit(rule, limitScope(ctx), identifier, clientIpOf(ctx) ?? undefined, counter)
 }
 
 /**
@@ -107,7 +72,7 @@ export async function resetIdentifier(
   identifier: string,
   counter: RuleCounter = "window",
 ): Promise<void> {
-  await ctx.config.rateLimit.reset(rule, scopeOf(ctx), identifier, counter)
+  await ctx.config.rateLimit.reset(rule, limitScope(ctx), identifier, counter)
 }
 
 /**

@@ -5,15 +5,17 @@ import type { Adapter, AdapterUser, VerificationToken } from "../../../storage/a
 import { store } from "../../kernel/config/stores"
 import { AuthError, EmailSignInError, MissingAdapterMethods, Verification } from "../../../errors"
 import type { EmailConfig } from "../../../providers/types"
-import { actionUrl, requestWithParsedBody, sessionContext, type RequestContext } from "../../kernel/context"
+import { actionUrl, requestWithParsedBody, type RequestContext } from "../../kernel/context"
 import { normalizeEmail } from "../../kernel/email-address"
 import { pageHeaders, renderConfirmEmailPage } from "../../kernel/pages"
-import { currentDatabaseUser, sessionStore } from "../../session/database"
+import { sessionStore } from "../../session/database"
+import { currentPrincipal } from "../../session/principal"
 import type { AuthResult } from "../../kernel/response"
 import type { Account } from "../../kernel/types"
 import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
 import { limitIdentifier } from "../../kernel/rate-limit/enforce"
 import { checkSealer } from "../../kernel/checks"
+import { sessionContext } from "../../session/context"
 
 /** The stored form of a mailed token: the Auth.js keyed hash (`sha256(token + secret)`). */
 const hashToken = keyedHash
@@ -281,9 +283,9 @@ async function completeEmailSignIn(
     isNewUser = true
   } else if (existing) {
     if (config.session.strategy === "database") {
-      const current = await currentDatabaseUser(sessionContext(ctx))
-      if (current && current.user.id !== existing.id) {
-        await sessionStore(config).deleteSession(current.session.sessionToken)
+      const door = await currentPrincipal(sessionContext(ctx))
+      if (door.ok && door.principal.strategy === "database" && door.principal.userId !== existing.id) {
+        await sessionStore(config).deleteSession(door.principal.session.sessionToken)
       }
     }
     user = await adapter.updateUser({ id: existing.id, emailVerified: new Date() })

@@ -7,7 +7,8 @@ import {
   OAuthProfileParseError,
 } from "../../../errors"
 import { finishOAuthSignIn, type ResolvedOAuthProvider } from "../../../oauth"
-import { oauthFlowContext, type RequestContext } from "../../kernel/context"
+import type { RequestContext } from "../../kernel/context"
+import { oauthFlowContext } from "./flow-context"
 import type { AuthResult } from "../../kernel/response"
 import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
 import { linkOrRegister } from "./link-account"

@@ -4,29 +4,10 @@ import { store } from "../../kernel/config/stores"
 import type { OAuthUserStore } from "../../kernel/config/types"
 import { MissingAdapterMethods, OAuthAccountNotLinked } from "../../../errors"
 import type { ResolvedOAuthProvider } from "../../../oauth"
-import { sessionContext, type RequestContext } from "../../kernel/context"
-import { readSessionCookie } from "../../../cookie-header"
-import { currentDatabaseUser } from "../../session/database"
+import type { RequestContext } from "../../kernel/context"
+import { signedInUser } from "../../session/principal"
 import type { Account, Profile, User } from "../../kernel/types"
-
-/**
- * The user the request is currently signed in as, if any (JWT: by `sub` through a view with `getUser`, OAuth's or
- * WebAuthn's; database: by session).
- */
-export async function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
-  const { config, cookies } = ctx
-  if (config.session.strategy === "database") return (await currentDatabaseUser(sessionContext(ctx)))?.user ?? null
-  const adapter = config.stores.oauth ?? config.stores.webauthn ?? config.stores.credentials
-  if (!adapter) return null
-  const token = readSessionCookie(ctx.request.cookies, cookies.sessionToken.name).value
-  if (!token) return null
-  try {
-    const payload = await config.jwt.decode({ token, secret: config.secret, salt: cookies.sessionToken.name })
-    return payload?.sub ? await adapter.getUser(payload.sub) : null
-  } catch {
-    return null
-  }
-}
+import { sessionContext } from "../../session/context"
 
 function storedAccount(provider: ResolvedOAuthProvider, account: Account, userId: string): AdapterAccount {
   const picked = provider.account ? (provider.account(account) ?? {}) : {}
@@ -55,7 +36,7 @@ export async function linkOrRegister(
   const { config } = ctx
   const adapter = store(config, "oauth")
   const { userFromProvider, userByAccount, account } = params
-  const signedIn = await currentUser(ctx)
+  const signedIn = await signedInUser(sessionContext(ctx))
 
   if (userByAccount) {
     if (signedIn && signedIn.id !== userByAccount.id) {

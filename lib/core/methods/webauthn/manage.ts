@@ -6,19 +6,9 @@
 import { need, store } from "../../kernel/config/stores"
 import type { AdapterAuthenticator, AdapterUser } from "../../../storage/adapter"
 import { InvalidRequest, LastCredential, NotFound, SessionNotFresh } from "../../../errors"
-import type { ResolvedConfig } from "../../kernel/config/resolve"
-import { CookieJar } from "../../kernel/cookies/jar"
-import { readSessionCookie } from "../../../cookie-header"
-import { currentDatabaseUser } from "../../session/database"
-import type { CookiesOptions } from "../../kernel/types"
+import { currentPrincipal, signedInUser } from "../../session/principal"
+import type { SessionContext } from "../../session/types"
 import { findAuthenticator, toBase64Url } from "./credentials"
-
-/** What the management calls need from a request: the resolved config, its cookie names and the request's cookies. */
-export interface ManagementContext {
-  config: ResolvedConfig
-  cookies: CookiesOptions
-  requestCookies: Record<string, string>
-}
 
 /** One passkey as the management API shows it: never the public key or the counter. Times in epoch seconds. */
 export interface PasskeyInfo {
@@ -47,43 +37,27 @@ function info(a: AdapterAuthenticator): PasskeyInfo {
 }
 
 /**
- * The signed-in user and when they signed in (epoch seconds). JWT: the `sub` and the token's auth time (`__gh.at`
- * when present, else `iat`). Database: the session row's `createdAt` when the adapter keeps it, else the last
- * refresh (`expires - maxAge`).
+ * The signed-in user (through the one door) and when they signed in (epoch seconds). JWT: the token's sign-in time,
+ * else its `iat`. Database: the row's `createdAt` when the adapter keeps it, else the last refresh (`expires - maxAge`).
  */
-async function signedIn(ctx: ManagementContext): Promise<{ user: AdapterUser; authTime: number } | null> {
+async function signedIn(ctx: SessionContext): Promise<{ user: AdapterUser; authTime: number } | null> {
   const { config } = ctx
   if (!config.stores.webauthn) return null
-  if (config.session.strategy === "database") {
-    const found = await currentDatabaseUser({ ...ctx, jar: new CookieJar() })
-    if (!found) return null
-    const created = (found.session as { createdAt?: Date | null }).createdAt
-    const authTime = created
-      ? new Date(created).getTime() / 1000
-      : new Date(found.session.expires).getTime() / 1000 - config.session.maxAge
-    return { user: found.user, authTime }
+  const door = await currentPrincipal(ctx)
+  if (!door.ok) return null
+  const { principal } = door
+  if (principal.strategy === "database") {
+    const authTime = principal.authTime ?? new Date(principal.session.expires).getTime() / 1000 - config.session.maxAge
+    return { user: principal.user, authTime }
   }
-  const token = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name).value
-  if (!token) return null
-  let payload: Awaited<ReturnType<typeof config.jwt.decode>> = null
-  try {
-    payload = await config.jwt.decode({ token, secret: config.secret, salt: ctx.cookies.sessionToken.name })
-  } catch {
-    return null
-  }
-  if (!payload?.sub) return null
-  const user = await store(config, "webauthn").getUser(payload.sub)
-  const at = (payload as { __gh?: { at?: unknown } }).__gh?.at
-  const authTime = typeof at === "number" ? at : typeof payload.iat === "number" ? payload.iat : 0
-  return user ? { user, authTime } : null
+  const user = await signedInUser(ctx)
+  if (!user) return null
+  const iat = principal.token.iat
+  return { user, authTime: principal.authTime ?? (typeof iat === "number" ? iat : 0) }
 }
 
 /** The credential `id` (base64url, as listed) if the user owns it; else `NotFound`, the same for missing and foreign. */
-async function owned(
-  ctx: ManagementContext,
-  user: AdapterUser | undefined,
-  id: unknown,
-): Promise<AdapterAuthenticator> {
+async function owned(ctx: SessionContext, user: AdapterUser | undefined, id: unknown): Promise<AdapterAuthenticator> {
   const adapter = store(ctx.config, "webauthn")
   const stored = typeof id === "string" ? await findAuthenticator(adapter, id) : null
   if (!stored || !user || stored.userId !== user.id) throw new NotFound("No such passkey")
@@ -98,7 +72,7 @@ async function owned(
  * const passkeys = await listPasskeys(ctx) // [{ id, name, createdAt, lastUsedAt, deviceType, backedUp, transports }]
  * ```
  */
-export async function listPasskeys(ctx: ManagementContext): Promise<PasskeyInfo[] | null> {
+export async function listPasskeys(ctx: SessionContext): Promise<PasskeyInfo[] | null> {
   const current = await signedIn(ctx)
   if (!current) return null
   const adapter = store(ctx.config, "webauthn")
@@ -114,7 +88,7 @@ export async function listPasskeys(ctx: ManagementContext): Promise<PasskeyInfo[
  * await renamePasskey(ctx, id, "Work laptop")
  * ```
  */
-export async function renamePasskey(ctx: ManagementContext, id: unknown, name: unknown): Promise<PasskeyInfo> {
+export async function renamePasskey(ctx: SessionContext, id: unknown, name: unknown): Promise<PasskeyInfo> {
   const current = await signedIn(ctx)
   const stored = await owned(ctx, current?.user, id)
   const trimmed = typeof name === "string" ? name.trim() : ""
@@ -137,7 +111,7 @@ export async function renamePasskey(ctx: ManagementContext, id: unknown, name: u
  * await deletePasskey(ctx, id)
  * ```
  */
-export async function deletePasskey(ctx: ManagementContext, id: unknown): Promise<void> {
+export async function deletePasskey(ctx: SessionContext, id: unknown): Promise<void> {
   const { config } = ctx
   const current = await signedIn(ctx)
   const stored = await owned(ctx, current?.user, id)

@@ -2,18 +2,14 @@
 import { AuthError, UnknownAction, InvalidRequest } from "../../../errors"
 import type { RequestContext } from "../../kernel/context"
 import { jsonHeaders, noCacheHeaders, type AuthResult } from "../../kernel/response"
-import { deletePasskey, listPasskeys, renamePasskey, type ManagementContext } from "./manage"
+import { sessionContext } from "../../session/context"
+import { deletePasskey, listPasskeys, renamePasskey } from "./manage"
 
 const json = (status: number, body: unknown): AuthResult => ({
   status,
   headers: { ...jsonHeaders, ...noCacheHeaders },
   body,
 })
-
-/** The management context of a request. */
-export function managementContext(ctx: RequestContext): ManagementContext {
-  return { config: ctx.config, cookies: ctx.cookies, requestCookies: ctx.request.cookies }
-}
 
 /**
  * Answers the passkey routes: the list (200 JSON, `null` without a session), or a rename/delete (CSRF-checked)
@@ -29,7 +25,7 @@ export async function passkeysAction(ctx: RequestContext): Promise<AuthResult> {
   // Off by default: then the path is not one of ours, as for any unknown action.
   // The router answers for the route while `features.passkeyRoutes` is off, and checks CSRF on POST.
   if (!ctx.config.stores.webauthn) return { status: 400, headers: { ...jsonHeaders }, body: "Bad request." }
-  const mctx = managementContext(ctx)
+  const mctx = sessionContext(ctx)
   if (ctx.request.method === "GET") {
     if (sub !== undefined) throw new UnknownAction("Cannot handle action: passkeys")
     return json(200, await listPasskeys(mctx))

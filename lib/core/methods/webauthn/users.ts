@@ -3,11 +3,15 @@ import { store } from "../../kernel/config/stores"
 import { createHmac, hkdfSync, randomBytes } from "node:crypto"
 import type { AdapterUser } from "../../../storage/adapter"
 import type { WebAuthnUserInfo } from "../../../providers/types"
-import { currentUser } from "../oauth/link-account"
 import type { RequestContext } from "../../kernel/context"
+import { sessionContext } from "../../session/context"
+import { signedInUser } from "../../session/principal"
 import type { ResolvedWebAuthnProvider } from "./provider"
 
-export { currentUser }
+/** The user the request is signed in as (through the one door), if any. */
+export function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {
+  return signedInUser(sessionContext(ctx))
+}
 
 /**
  * The default `getUserInfo`: the `email` of the query (GET) or body (POST); a known user exists, another email is a

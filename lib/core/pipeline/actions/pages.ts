@@ -11,7 +11,8 @@ import {
   type RenderedPage,
 } from "../../kernel/pages"
 import type { AuthResult } from "../../kernel/response"
-import { readSessionCookie } from "../../../cookie-header"
+import { sessionContext } from "../../session/context"
+import { currentPrincipal } from "../../session/principal"
 import { randomBytes } from "node:crypto"
 import { withScriptNonce } from "../../kernel/pages/csp"
 import { sentToAddress } from "../../methods/email/email"
@@ -100,7 +101,7 @@ export async function signInPage(ctx: RequestContext): Promise<AuthResult> {
 export async function signOutPage(ctx: RequestContext): Promise<AuthResult> {
   if (ctx.config.pages.signOut) return { redirect: ctx.config.pages.signOut }
   const action = `${ctx.origin}${ctx.request.url.pathname}${ctx.request.url.search}`
-  const signedIn = Boolean(readSessionCookie(ctx.request.cookies, ctx.cookies.sessionToken.name).value)
+  const signedIn = (await currentPrincipal(sessionContext(ctx))).ok
   return page(
     renderSignOutPage({
       csrfToken: ctx.csrfToken,

@@ -1,7 +1,8 @@
 /** POST /signin[/:provider]: starts a sign-in (CSRF-checked). GET /signin shows the page. */
 import { UnknownAction } from "../../../errors"
 import { startOAuthSignIn } from "../../../oauth"
-import { actionUrl, oauthFlowContext, type RequestContext } from "../../kernel/context"
+import { actionUrl, type RequestContext } from "../../kernel/context"
+import { oauthFlowContext } from "../../methods/oauth/flow-context"
 import type { AuthResult } from "../../kernel/response"
 import { signInPage } from "./pages"
 import { sendVerificationEmail } from "../../methods/email/email"

@@ -1,0 +1,63 @@
+/** Enforces the rate-limit rules of a request's route row (by client IP or by session) before its handler runs. */
+import type { RequestContext } from "../kernel/context"
+import { clientIpOf, limitScope } from "../kernel/rate-limit/enforce"
+import { defaultRateLimitRules } from "../kernel/rate-limit/limiter"
+import { policyOf } from "../kernel/routes"
+import type { RateLimitRuleName } from "../kernel/types"
+import { sessionContext } from "../session/context"
+import { currentPrincipal } from "../session/principal"
+import { claimsOf } from "../session/claims"
+
+/**
+ * The session a "by session" rule counts: who is signed in and which of their sessions, never the cookie's bytes (a
+ * browser that keeps each re-issued cookie would otherwise start a fresh bucket with every answer). JWT: the user and
+ * the session epoch; database: the row's stored key. `null` without a valid session (the rule then does not apply).
+ */
+async function sessionSubject(ctx: RequestContext): Promise<string | null> {
+  const door = await currentPrincipal(sessionContext(ctx))
+  if (!door.ok) return null
+  const { principal } = door
+  if (principal.strategy === "database") return `db:${principal.session.sessionToken}`
+  const epoch = claimsOf(principal.token)?.se
+  return `jwt:${principal.userId ?? ""}:${typeof epoch === "number" ? epoch : (principal.token.jti ?? "")}`
+}
+
+async function limitBy(ctx: RequestContext, rule: RateLimitRuleName): Promise<void> {
+  const limiter = ctx.config.rateLimit
+  if (!limiter.active(rule)) return
+  const by = defaultRateLimitRules[rule].by
+  const ip = clientIpOf(ctx)
+  let subject: string | null = null
+  if (by === "ip") {
+    subject = ip
+    if (subject === null) {
+      // Deliberately not one shared bucket for every client (an easy global lockout): the IP rule is skipped.
+      limiter.noClientIp()
+      return
+    }
+  } else if (by === "session") {
+    subject = await sessionSubject(ctx)
+    if (!subject) return
+  }
+  if (subject === null) return
+  const verdict = await limiter.hit(rule, limitScope(ctx), subject, ip ?? undefined)
+  if (verdict) throw limiter.refuse(verdict)
+}
+
+/**
+ * Counts the request against the IP and session rules of its route row (`routes.ts`); throws `RateLimited` when one
+ * is over its limit. Called by the router after the method, provider and CSRF checks, before the handler.
+ *
+ * @example
+ * ```ts
+ * await limitRoute(ctx) // the 11th credentials POST from one IP within 60 s → RateLimited
+ * ```
+ */
+export async function limitRoute(ctx: RequestContext): Promise<void> {
+  const { action, method } = ctx.request
+  for (const entry of policyOf(action).rateLimits ?? []) {
+    if (!entry.methods.includes(method)) continue
+    if (entry.providerType !== undefined && ctx.provider?.type !== entry.providerType) continue
+    for (const rule of entry.rules) await limitBy(ctx, rule)
+  }
+}

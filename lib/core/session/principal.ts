@@ -1,0 +1,195 @@
+/**
+ * The one door: who is signed in on this request. Only this module reads the session cookie to answer that question,
+ * by strategy, with every rule that can end a session applied: expiry, the user's "sign out everywhere" watermark, a
+ * revoked single session, the OP's back-channel markers, and the adapter's row. Every reader of the user (the session
+ * read, account linking, passkeys, session management, refresh, sign-out) takes its answer; none decodes a cookie.
+ * The answer is memoised per request.
+ */
+import type { AdapterSession, AdapterUser } from "../../storage/adapter"
+import { AdapterError, JWTSessionError, SessionTokenError } from "../../errors"
+import { adapterError } from "../kernel/config/adapter"
+import { readSessionCookie } from "../../cookie-header"
+import type { JWT } from "../kernel/types"
+import { claimsOf, sessionEndKey, sessionWatermarkKey } from "./claims"
+import { store } from "../kernel/config/stores"
+import { decode as builtinDecode } from "../../jwt"
+import { decodeOrThrow } from "../../jwt/decode"
+import { endedByMarkers, idpMarkerKeys, idpOfToken } from "./idp"
+import { findSessionByCookie } from "./token"
+import type { DatabasePrincipal, JwtPrincipal, PrincipalResult, SessionContext } from "./types"
+
+export type {
+  DatabasePrincipal,
+  JwtPrincipal,
+  NoPrincipalReason,
+  Principal,
+  PrincipalMemo,
+  PrincipalResult,
+} from "./types"
+
+/**
+ * Decode failures that happen in normal use, logged at debug level with a short reason instead of as an error: a
+ * cookie from before a secret change (often the random development secret of an earlier run), or one past its expiry.
+ */
+const expectedDecodeFailures: Readonly<Record<string, string>> = {
+  "no matching decryption secret":
+    "it was sealed with another secret (an old one, or the random development secret of an earlier run)",
+  "token expired": "it has expired",
+}
+
+/**
+ * Who is signed in on the request of `ctx`, memoised on `ctx.memo`: `{ ok: true, principal }`, or `{ ok: false,
+ * reason }` with a closed set of reasons. It never throws and writes no cookie: the readers decide what a reason means
+ * for their answer (the session read clears a bad cookie; a management call answers "unauthenticated").
+ *
+ * @example
+ * ```ts
+ * const result = await currentPrincipal(sessionContext(ctx))
+ * if (!result.ok) return { status: 401, body: { error: "Unauthorized" } }
+ * const { userId } = result.principal
+ * ```
+ */
+export function currentPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
+  const memo = ctx.memo
+  if (memo?.principal) return memo.principal
+  const pending = ctx.config.session.strategy === "jwt" ? jwtPrincipal(ctx) : databasePrincipal(ctx)
+  if (memo) memo.principal = pending
+  return pending
+}
+
+/** Forgets the memoised answer (after this request's own session was revoked, so later readers see it gone). */
+export function forgetPrincipal(ctx: SessionContext): void {
+  if (ctx.memo) ctx.memo.principal = undefined
+}
+
+/**
+ * The signed-in user as the adapter stores them: the database principal's user, or the JWT principal's `sub` looked
+ * up through a feature view that has `getUser` (OAuth, WebAuthn or credentials). `null` when no one is signed in, the
+ * token has no `sub`, the config has no adapter, or the user no longer exists.
+ *
+ * @example
+ * ```ts
+ * const user = await signedInUser(sessionContext(ctx))
+ * ```
+ */
+export async function signedInUser(ctx: SessionContext): Promise<AdapterUser | null> {
+  const result = await currentPrincipal(ctx)
+  if (!result.ok) return null
+  const { principal } = result
+  if (principal.strategy === "database") return principal.user
+  const { stores } = ctx.config
+  const adapter = stores.oauth ?? stores.webauthn ?? stores.credentials
+  if (!adapter || principal.userId === undefined) return null
+  return (await adapter.getUser(principal.userId)) ?? null
+}
+
+async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
+  const { config } = ctx
+  const cookie = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
+  if (!cookie.value) return { ok: false, reason: "none", cookie }
+  let token: JWT
+  try {
+    token = await decodeSessionToken(ctx, cookie.value)
+  } catch (error) {
+    const reason = expectedDecodeFailures[(error as Error).message]
+    if (reason === undefined) {
+      config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: error as Error }))
+    } else config.logger.debug(`session cookie ignored: ${reason}`)
+    return { ok: false, reason: reason === "it has expired" ? "expired" : "invalid", cookie }
+  }
+  const ended = await endedElsewhere(ctx, token)
+  if (ended.error !== undefined) return { ok: false, reason: "error", cookie, error: ended.error }
+  if (ended.reason !== undefined) return { ok: false, reason: ended.reason, cookie, token }
+  const sub = typeof token.sub === "string" && token.sub !== "" ? token.sub : undefined
+  const at = claimsOf(token)?.at
+  const principal: JwtPrincipal = {
+    strategy: "jwt",
+    userId: sub,
+    token,
+    authTime: typeof at === "number" ? at : undefined,
+  }
+  return { ok: true, principal, cookie }
+}
+
+/**
+ * Whether the session of this token was ended elsewhere, in one store round trip: `revoked` when the user signed out
+ * everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs existed, is below the
+ * `sess-nbf:<sub>` watermark) or this one session was revoked by id (`sess-end:<sub>:<se>`); `backchannel` when its
+ * OP ended it (a `sid` marker, or a `sub` watermark at or after its auth time). A store failure is logged and comes
+ * back coded as `error`.
+ */
+async function endedElsewhere(
+  ctx: SessionContext,
+  token: JWT,
+): Promise<{ reason?: "revoked" | "backchannel"; error?: AdapterError }> {
+  const sub = typeof token.sub === "string" && token.sub !== "" ? token.sub : undefined
+  const epoch = claimsOf(token)?.se
+  const idp = idpOfToken(token)
+  const own = sub === undefined ? [] : [sessionWatermarkKey(sub)]
+  if (sub !== undefined && typeof epoch === "number") own.push(sessionEndKey(sub, epoch))
+  const markers = idp ? idpMarkerKeys(idp) : []
+  if (own.length + markers.length === 0) return {}
+  let values: Array<string | null>
+  try {
+    values = await ctx.config.store.get([...own, ...markers])
+  } catch (error) {
+    const coded = error instanceof AdapterError ? error : adapterError("store.get", error)
+    ctx.config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: coded }))
+    return { error: coded }
+  }
+  if (sub !== undefined) {
+    const watermark = values[0] ?? null
+    if (watermark !== null && (typeof epoch === "number" ? epoch : 0) < Number(watermark)) return { reason: "revoked" }
+    if (own.length > 1 && values[1] !== null && values[1] !== undefined) return { reason: "revoked" }
+  }
+  return idp && endedByMarkers(idp, values.slice(own.length)) ? { reason: "backchannel" } : {}
+}
+
+async function databasePrincipal(ctx: SessionContext): Promise<PrincipalResult> {
+  const { config } = ctx
+  const cookie = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
+  if (!cookie.value) return { ok: false, reason: "none", cookie }
+  let found: { session: AdapterSession; user: AdapterUser } | null
+  try {
+    found = await findSessionByCookie(store(config, "sessions"), cookie.value)
+  } catch (error) {
+    // An adapter failure was logged once already, by the adapter wrapper.
+    if (!(error instanceof AdapterError)) {
+      config.logger.error(new SessionTokenError("The database session could not be read", { cause: error as Error }))
+    }
+    return { ok: false, reason: "error", cookie, error }
+  }
+  if (!found) return { ok: false, reason: "invalid", cookie }
+  if (new Date(found.session.expires).valueOf() < Date.now()) {
+    return { ok: false, reason: "expired", cookie, session: found.session }
+  }
+  const created = found.session.createdAt
+  const principal: DatabasePrincipal = {
+    strategy: "database",
+    userId: found.user.id,
+    user: found.user,
+    session: found.session,
+    authTime: created ? Math.floor(new Date(created).valueOf() / 1000) : undefined,
+  }
+  return { ok: true, principal, cookie }
+}
+
+/**
+ * Decodes a session token with the config's decoder; the built-in one goes through the runtime's cache of decrypted
+ * payloads (by exact cookie value, never past `exp`). Throws when it does not decode.
+ */
+async function decodeSessionToken(ctx: SessionContext, token: string): Promise<JWT> {
+  const { config } = ctx
+  const salt = ctx.cookies.sessionToken.name
+  if (config.jwt.decode !== builtinDecode) {
+    const payload = await config.jwt.decode({ token, secret: config.secret, salt })
+    if (!payload) throw new Error("Invalid JWT")
+    return payload
+  }
+  const cached = ctx.sessionCache?.get(token, Math.floor(Date.now() / 1000))
+  if (cached) return cached
+  const payload = await decodeOrThrow({ token, secret: config.secret, salt })
+  if (!payload) throw new Error("Invalid JWT")
+  ctx.sessionCache?.set(token, payload)
+  return payload
+}
