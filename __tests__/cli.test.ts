@@ -4,7 +4,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { runCli } from "../lib/cli"
-import { resolveConfig } from "../lib/core"
+import { resolveConfig } from "../lib/core/kernel/config/resolve"
 import Credentials from "../lib/providers/credentials"
 
 function io(cwd: string) {

@@ -30,11 +30,7 @@ describe("seams", () => {
   })
 
   it("no per-action CSRF checks: the router enforces the route table's rule", () => {
-    expect(filesMatching(/\.csrfVerified\b/)).toEqual([
-      "core/kernel/context.ts",
-      "core/pipeline/invoke.ts",
-      "core/pipeline/router.ts",
-    ])
+    expect(filesMatching(/\.csrfVerified\b/)).toEqual(["core/pipeline/router.ts"])
   })
 
   it("no `adapter as ...` casts: the core uses the feature views of the resolved config", () => {
@@ -64,6 +60,10 @@ describe("seams", () => {
     for (const { file, text } of edges) {
       expect([file, /readSessionCookie|jwt\.decode\(|decodeOrThrow/.test(text)]).toEqual([file, false])
     }
+  })
+
+  it("a trusted server call is marked by the pipeline's server calls alone, never by a request", () => {
+    expect(filesMatching(/\btrustedCall\(\)/)).toEqual(["core/kernel/context.ts", "core/pipeline/invoke.ts"])
   })
 
   it("one room for the security primitives: constant-time comparison lives in core/secrets.ts", () => {

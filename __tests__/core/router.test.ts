@@ -1,5 +1,6 @@
 // The route table carries the policy and the router enforces it: methods, provider types, CSRF, error answers.
-import { Auth, authActions, providerActions } from "../../lib/core"
+import { Auth } from "../../lib/core"
+import { authActions, providerActions } from "../../lib/core/kernel/routes"
 import { routes } from "../../lib/core/kernel/routes"
 import { AuthError } from "../../lib/errors"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"

@@ -3,7 +3,8 @@
 // parameters, and the way back (GET /signout-callback/:id) lands on the sign-out's callbackUrl. Discovery is answered by
 // the provider's `customFetch`, standing in for the vendors' hosted metadata.
 import { parseSetCookie } from "cookie"
-import { Auth, resolveConfig } from "../../lib/core"
+import { Auth } from "../../lib/core"
+import { resolveConfig } from "../../lib/core/kernel/config/resolve"
 import type { AuthConfig } from "../../lib/core/kernel/types"
 import { InvalidConfig } from "../../lib/errors"
 import { encode } from "../../lib/jwt"

@@ -2,7 +2,8 @@
 // built-in sign-in page message from `retry`, server-side signIn from Express, and construction-time config errors.
 import express from "express"
 import request from "supertest"
-import { Auth, resolveConfig } from "../../lib/core"
+import { Auth } from "../../lib/core"
+import { resolveConfig } from "../../lib/core/kernel/config/resolve"
 import { renderSignInPage } from "../../lib/core/kernel/pages"
 import { Gatehouse } from "../../lib/express"
 import Credentials from "../../lib/providers/credentials"

@@ -1,6 +1,7 @@
 // Issue 11, email links: EM-07 (links only from a configured origin), EM-10 / EM-13 (10-minute default lifetime,
 // the `email-maxage-long` warning, a per-address send throttle).
-import { createAuthHandler, resolveConfig } from "../../lib/core"
+import { createAuthHandler } from "../../lib/core"
+import { resolveConfig } from "../../lib/core/kernel/config/resolve"
 import Nodemailer from "../../lib/providers/nodemailer"
 import { signInLinkOf, startSmtpServer, type SmtpFixture } from "../fixtures/smtp"
 import { Browser, emailConfig, FROM, ORIGIN } from "../core/email/harness"

@@ -1,26 +1,19 @@
 /**
  * `gatehouse-auth/core`: the framework-neutral core. `Auth(request, config)` answers a Web Request with a Web Response.
  */
-export {
-  Auth,
-  createAuthHandler,
-  handleAuthRequest,
-  handleAuthRequestSerialized,
-  type LazyAuthConfig,
-} from "./pipeline/auth"
+export { Auth, createAuthHandler, type LazyAuthConfig } from "./pipeline/auth"
+export { createGatehouse, type Gatehouse, type GatehouseInput, type RequestPort } from "./pipeline/gatehouse"
 export { raw, skipCSRFCheck, customFetch } from "../symbols"
 export { setEnvDefaults, createActionURL } from "./kernel/config/env"
-export { isAuthAction, authActions, providerActions, type AuthAction } from "./kernel/routes"
-export { resolveConfig, resolveConfigCached } from "./kernel/config/resolve"
-export type { ResolvedConfig } from "./kernel/config/types"
-export { getSessionState, type SessionState } from "./session"
-export type { ResponseInternal, AuthResult, SerializedResult } from "./kernel/response"
+export { isAuthAction, type AuthAction } from "./kernel/routes"
+export type { ResponseInternal } from "./kernel/response"
 export type {
   Account,
   AuthConfig,
   AuthorizedRequest,
   Awaitable,
   CallbacksOptions,
+  ClientIpSource,
   CookieOption,
   CookiesOptions,
   CookiesOverride,
@@ -29,6 +22,9 @@ export type {
   JWTOptions,
   PagesOptions,
   Profile,
+  RateLimitOptions,
+  RateLimitRule,
+  RateLimitRuleName,
   Session,
   SessionOptions,
   SessionStrategy,

@@ -9,7 +9,7 @@
  * }
  * ```
  */
-import type { Session, User as SessionUser } from "../core/kernel/types"
+import type { Session, User as SessionUser } from "../core"
 
 /** `T` without its index signatures: only the members it declares. */
 type DeclaredFields<T> = {

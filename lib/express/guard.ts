@@ -4,16 +4,13 @@
  */
 import { IncomingMessage } from "node:http"
 import type { Request, Response as ExpressResponse } from "express"
-import { decideAccess, wantsJson, type AccessOptions, type AccessVerdict } from "../core/pipeline/access"
-import type { Session } from "../core/kernel/types"
+import type { Session } from "../core"
+import { wantsJson, type AccessVerdict, type Gatehouse } from "../core/pipeline/gatehouse"
 import { sendWebResponse } from "./convert"
-import type { Identity } from "./identity"
-import { originOf } from "./origin"
+import { ExpressPort } from "./port"
+import type { GateOptions } from "./types"
 
-export interface GateOptions extends AccessOptions {
-  /** Extra check on an authenticated request; `false` answers 403. */
-  authorize?: (session: Session, req: Request) => boolean | Promise<boolean>
-}
+export type { GateOptions }
 
 /**
  * Where the session Gatehouse read is kept on the request: what `req.isAuthenticated()` answers from (never
@@ -58,51 +55,41 @@ export function attachSession(req: Request, res: ExpressResponse, session: Sessi
   }
 }
 
-function headersOf(req: Request): Headers {
-  const headers = new Headers()
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v)
-  return headers
-}
-
 /**
  * Runs the deny rule for `req`. Resolves `true` when the request may go on (`next()`); otherwise the answer was sent.
  * Throws an `HttpError` 400 when the request has no valid origin (a `Host` header `new URL()` rejects).
  *
  * @example
  * ```ts
- * if (await gate(identity, req, res, { requireSession: true })) next()
+ * if (await gate(gatehouse, req, res, { requireSession: true })) next()
  * ```
  */
 export async function gate(
-  identity: Identity,
+  gatehouse: Gatehouse,
   req: Request,
   res: ExpressResponse,
   options: GateOptions,
 ): Promise<boolean> {
-  const runtime = await identity.runtime(req)
-  const resolved = identity.resolved(runtime)
-  const session = await identity.session(req, res)
+  const port = new ExpressPort(req, res)
+  const config = gatehouse.resolved(await gatehouse.runtime(req))
+  const session = await gatehouse.session(port)
   attachSession(req, res, session)
   // `requireAuth`'s own `authorize` option, on a request the deny rule let through: without one (or without a
   // session) nothing more runs, and no further asynchronous step is taken.
-  const authorizeOption = (headers: () => Headers): boolean | Promise<boolean> => {
+  const authorizeOption = (): boolean | Promise<boolean> => {
     const authorize = options.authorize
     if (!session || !authorize) return true
     return Promise.resolve(authorize(session, req)).then((allowed) => {
       if (allowed) return true
-      render(res, { kind: "deny", status: 403, json: wantsJson(headers()) })
+      render(res, { kind: "deny", status: 403, json: wantsJson(port.headers()) })
       return false
     })
   }
   // Without an `authorized` callback a pass needs neither the URL nor a copy of the headers (the hot path).
-  if (resolved.userAuthorized === undefined && (session || !options.requireSession)) {
-    return authorizeOption(() => headersOf(req))
-  }
+  if (config.userAuthorized === undefined && (session || !options.requireSession)) return authorizeOption()
 
-  const url = new URL(`${originOf(req, resolved.authUrl)}${req.originalUrl}`)
-  const headers = headersOf(req)
-  const verdict = await decideAccess(resolved, session, { url, method: req.method, headers, req }, options)
-  if (verdict.kind === "pass") return authorizeOption(() => headers)
+  const verdict = await gatehouse.decide(port, session, options)
+  if (verdict.kind === "pass") return authorizeOption()
   if (verdict.kind === "response") {
     await sendWebResponse(verdict.response, res)
     return false

@@ -14,15 +14,8 @@ export {
   type SignOutOptions,
   type AuthorizationParams,
 } from "./gatehouse"
-export type { ExpressConfigInput } from "./identity"
+export type { ExpressConfigInput } from "./types"
 export { ExpressAuth, type ExpressAuthConfig, type ExpressAuthOptions } from "./auth"
 export { getSession } from "./session"
 export { requireAuth, type RequireAuthOptions } from "./require-auth"
-export {
-  toWebRequest,
-  sendWebResponse,
-  sendSerialized,
-  DEFAULT_BODY_LIMIT,
-  type NodeRequest,
-  type ToWebRequestOptions,
-} from "./convert"
+export { toWebRequest, sendWebResponse, type NodeRequest, type ToWebRequestOptions } from "./convert"

@@ -1,5 +1,5 @@
 /** Finds the base path of an Express mount: `req.baseUrl`, or, under a wildcard mount, what precedes the action. */
-import { isRoute, providerActions } from "../core/kernel/routes"
+import { isRoute, providerActions } from "../core/pipeline/gatehouse"
 
 /**
  * The base path Gatehouse is mounted at for this request. With `app.use("/auth", ...)` (Express 4 and 5, routers

@@ -2,16 +2,16 @@
  * `gatehouse-auth/web`: the Fetch flavour of `Gatehouse(config)`, for runtimes that speak Web `Request`/`Response`
  * (Hono, `node:http`, Bun, Deno, file-routed frameworks).
  */
-export {
-  Gatehouse,
-  type WebGatehouse,
-  type WebAuth,
-  type WebHandler,
-  type WebConfigInput,
-  type SignInOptions,
-  type SignOutOptions,
-  type AuthorizationParams,
-} from "./gatehouse"
+export { Gatehouse } from "./gatehouse"
+export type {
+  WebGatehouse,
+  WebAuth,
+  WebHandler,
+  WebConfigInput,
+  SignInOptions,
+  SignOutOptions,
+  AuthorizationParams,
+} from "./types"
 export { Gatehouse as default } from "./gatehouse"
 export {
   AuthError,
@@ -21,5 +21,5 @@ export {
   RateLimited,
   RefreshTokenError,
 } from "../errors"
-export type { AccessTokenResult, GetAccessTokenOptions } from "../core/session/refresh"
-export type { AuthConfig, ClientIpSource, RateLimitOptions, Session, User } from "../core/kernel/types"
+export type { AccessTokenResult, GetAccessTokenOptions } from "../core/pipeline/gatehouse"
+export type { AuthConfig, ClientIpSource, RateLimitOptions, Session, User } from "../core"

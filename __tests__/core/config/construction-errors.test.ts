@@ -2,7 +2,8 @@
  * Issue 9's configuration-error table: each mistake fails (or warns) at construction, and the message names the fix
  * (the environment variable or option to set).
  */
-import { createAuthHandler, resolveConfig } from "../../../lib/core"
+import { createAuthHandler } from "../../../lib/core"
+import { resolveConfig } from "../../../lib/core/kernel/config/resolve"
 import { ExpressAuth } from "../../../lib"
 import { InvalidConfig, MissingAuthorize, MissingSecret, UntrustedHost } from "../../../lib/errors"
 import type { AuthConfig } from "../../../lib/core/kernel/types"

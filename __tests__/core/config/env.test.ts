@@ -147,7 +147,7 @@ describe("deepMerge (reference 18.19)", () => {
 
 describe("provider env inference through resolveConfig", () => {
   it("AUTH_<ID>_ID/_SECRET fill a catalogue provider given as a factory or as a config", async () => {
-    const { resolveConfig } = await import("../../../lib/core")
+    const { resolveConfig } = await import("../../../lib/core/kernel/config/resolve")
     const GitHub = (await import("../../../lib/providers/github")).default
     const env = { AUTH_GITHUB_ID: "gh-id", AUTH_GITHUB_SECRET: "gh-secret", AUTH_SECRET: "s".repeat(32) }
     for (const providers of [[GitHub], [GitHub()]]) {
@@ -159,7 +159,7 @@ describe("provider env inference through resolveConfig", () => {
   })
 
   it("AUTH_<ID>_ISSUER fills an OIDC provider's issuer (dashes as underscores)", async () => {
-    const { resolveConfig } = await import("../../../lib/core")
+    const { resolveConfig } = await import("../../../lib/core/kernel/config/resolve")
     const Keycloak = (await import("../../../lib/providers/keycloak")).default
     const env = {
       AUTH_KEYCLOAK_ID: "kc",

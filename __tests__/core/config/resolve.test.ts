@@ -1,4 +1,5 @@
-import { Auth, createAuthHandler, resolveConfig } from "../../../lib/core"
+import { Auth, createAuthHandler } from "../../../lib/core"
+import { resolveConfig } from "../../../lib/core/kernel/config/resolve"
 import {
   MissingAdapterMethods,
   MissingSecret,

@@ -1,5 +1,5 @@
 // Which key-value store a config uses: `store`, else the adapter's, else memory (which warns in production).
-import { resolveConfig } from "../../../lib/core"
+import { resolveConfig } from "../../../lib/core/kernel/config/resolve"
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import { MemoryStore } from "../../../lib/storage/memory/store"
 import { credentialsConfig } from "../helpers"

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto"
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import { resolveConfig } from "../../../lib/core/kernel/config/resolve"
-import type { ResolvedWebAuthnProvider } from "../../../lib/core/methods/webauthn/provider"
+import type { ResolvedWebAuthnProvider } from "../../../lib/webauthn/provider"
 import { InvalidConfig, MissingAdapter, MissingAdapterMethods } from "../../../lib/errors"
 import Passkey from "../../../lib/providers/passkey"
 import WebAuthn from "../../../lib/providers/webauthn"

@@ -7,7 +7,7 @@ import type { AuthAction } from "./routes"
 import { CookieJar } from "./cookies/jar"
 import { resolveCsrf } from "./csrf"
 import type { AuthRequest } from "./request"
-import type { SessionCache } from "../session/cache"
+import type { SessionCache } from "./token-cache"
 import type { CookiesOptions } from "./types"
 
 export interface RequestContext {
@@ -26,15 +26,71 @@ export interface RequestContext {
   readonly logger: LoggerInstance
   readonly provider?: InternalProvider
   /** The decrypted-session cache of the runtime serving this request, when it has one. */
-  sessionCache?: SessionCache
-  csrfToken: string
-  csrfVerified: boolean
-  callbackUrl: string
+  readonly sessionCache?: SessionCache
+  readonly csrfToken: string
+  /** A POST carried the CSRF token of its cookie, CSRF checks are skipped by config, or the call is trusted. */
+  readonly csrfVerified: boolean
+  readonly callbackUrl: string
   /**
    * The client IP the framework layer resolved (Express: `req.ip` or `rateLimit.ip(req)`), `null` when it has none;
-   * left unset, the core asks `rateLimit.ip(request)`.
+   * `undefined`: the core asks `rateLimit.ip(request)`.
    */
+  readonly clientIp?: string | null
+}
+
+declare const trustedCallBrand: unique symbol
+
+/**
+ * The mark of a server-side call that passed its origin guard (`signIn`, `signOut` and `unstable_update` from server
+ * code): its context counts as CSRF-verified. Only {@link trustedCall} makes one, and only as an argument of
+ * {@link createContext}: nothing in an HTTP request can ask to be trusted.
+ */
+export type TrustedCall = { readonly [trustedCallBrand]: true }
+
+const trustedCalls = new WeakSet<object>()
+
+/**
+ * A new {@link TrustedCall} mark. For the in-process server calls alone (an architecture test keeps it so).
+ *
+ * @example
+ * ```ts
+ * const ctx = await createContext(config, authRequest, { webRequest, trusted: trustedCall() })
+ * ```
+ */
+export function trustedCall(): TrustedCall {
+  const mark = Object.freeze({}) as TrustedCall
+  trustedCalls.add(mark)
+  return mark
+}
+
+/** What a request context is built with besides the config and the parsed request. */
+export interface ContextOptions {
+  /** The Web request, or a function building it on first use (called at most once). */
+  webRequest: Request | (() => Request)
+  /** The decrypted-session cache of the runtime serving the request. */
+  sessionCache?: SessionCache
+  /** The client IP the framework layer resolved, `null` for none; unset, `rateLimit.ip(request)` is asked. */
   clientIp?: string | null
+  /** A server-side call that passed its origin guard. */
+  trusted?: TrustedCall
+}
+
+/**
+ * Whether a request's cookies are the secure set (`__Secure-`/`__Host-` names, `Secure`): `useSecureCookies` when
+ * set, else whether the app origin is https (`AUTH_URL`'s when set, else the request's own scheme as the edge
+ * resolved it). The one rule every edge and server call uses.
+ *
+ * @example
+ * ```ts
+ * const { secure, cookies } = cookieSet(config, requestIsHttps)
+ * ```
+ */
+export function cookieSet(
+  config: Pick<ResolvedConfig, "useSecureCookies" | "authUrl" | "cookies">,
+  requestIsHttps: boolean,
+): { secure: boolean; cookies: CookiesOptions } {
+  const secure = config.useSecureCookies ?? (config.authUrl ? config.authUrl.protocol === "https:" : requestIsHttps)
+  return { secure, cookies: secure ? config.cookies.secure : config.cookies.insecure }
 }
 
 /**
@@ -50,8 +106,7 @@ export function requestOrigin(
   url: URL,
 ): { origin: string; secure: boolean; cookies: CookiesOptions } {
   const origin = config.authUrl?.origin ?? url.origin
-  const secure = config.useSecureCookies ?? origin.startsWith("https:")
-  return { origin, secure, cookies: secure ? config.cookies.secure : config.cookies.insecure }
+  return { origin, ...cookieSet(config, url.protocol === "https:") }
 }
 
 /**
@@ -67,19 +122,18 @@ export function actionUrl(ctx: Pick<RequestContext, "origin" | "config">, action
 }
 
 /**
- * Builds the context: finds the provider, reads or mints the CSRF token, and resolves the callback URL through the
- * `redirect` callback. `webRequest` may be a function that builds it: called on the first `ctx.webRequest()`, once.
- * The CSRF and callback-url cookies it sets are the "base cookies" of every response.
+ * Builds the context once, frozen: finds the provider, reads or mints the CSRF token, and resolves the callback URL
+ * through the `redirect` callback. The CSRF and callback-url cookies it sets are the "base cookies" of every response.
  *
  * @example
  * ```ts
- * const ctx = await createContext(config, authRequest, request)
+ * const ctx = await createContext(config, authRequest, { webRequest: request, clientIp: req.ip })
  * ```
  */
 export async function createContext(
   config: ResolvedConfig,
   request: AuthRequest,
-  webRequest: Request | (() => Request),
+  options: ContextOptions,
 ): Promise<RequestContext> {
   const { origin, secure, cookies } = requestOrigin(config, request.url)
   let provider: InternalProvider | undefined
@@ -97,8 +151,9 @@ export async function createContext(
     }
   }
   const jar = new CookieJar()
+  const { webRequest } = options
   let web: Request | undefined
-  const ctx: RequestContext = {
+  const base = {
     config,
     request,
     webRequest: () => (web ??= typeof webRequest === "function" ? webRequest() : webRequest),
@@ -108,35 +163,35 @@ export async function createContext(
     jar,
     logger: config.logger,
     provider,
-    csrfToken: "",
-    csrfVerified: false,
-    callbackUrl: origin,
+    sessionCache: options.sessionCache,
+    clientIp: options.clientIp,
   }
+  const trusted = options.trusted !== undefined && trustedCalls.has(options.trusted)
   // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
-  if (request.action === "providers" || request.action === "backchannel-logout") return ctx
+  if (request.action === "providers" || request.action === "backchannel-logout") {
+    return Object.freeze({ ...base, csrfToken: "", csrfVerified: trusted, callbackUrl: origin })
+  }
 
-  if (config.skipCSRFCheck) {
-    ctx.csrfVerified = true
-  } else {
+  let csrfToken = ""
+  let csrfVerified = trusted || config.skipCSRFCheck
+  if (!config.skipCSRFCheck) {
     const csrf = resolveCsrf({
       secret: config.secret,
       cookieValue: request.cookies[cookies.csrfToken.name],
       isPost: request.method === "POST",
       bodyToken: request.body?.csrfToken,
     })
-    ctx.csrfToken = csrf.token
-    ctx.csrfVerified = csrf.verified
+    csrfToken = csrf.token
+    csrfVerified = trusted || csrf.verified
     if (csrf.cookie) jar.set(cookies.csrfToken.name, csrf.cookie, cookies.csrfToken.options)
   }
 
   const fromRequest = request.body?.callbackUrl ?? request.query.callbackUrl
   const fromCookie = request.cookies[cookies.callbackUrl.name]
   const candidate = typeof fromRequest === "string" && fromRequest ? fromRequest : fromCookie
-  if (candidate) ctx.callbackUrl = await config.callbacks.redirect({ url: candidate, baseUrl: origin })
-  if (ctx.callbackUrl !== fromCookie) {
-    jar.set(cookies.callbackUrl.name, ctx.callbackUrl, cookies.callbackUrl.options)
-  }
-  return ctx
+  const callbackUrl = candidate ? await config.callbacks.redirect({ url: candidate, baseUrl: origin }) : origin
+  if (callbackUrl !== fromCookie) jar.set(cookies.callbackUrl.name, callbackUrl, cookies.callbackUrl.options)
+  return Object.freeze({ ...base, csrfToken, csrfVerified, callbackUrl })
 }
 
 /**

@@ -1,9 +1,9 @@
-/** `Auth(request, config)`: the core pipeline from a Web Request to a Web Response. */
+/** `Auth(request, config)` and the pipeline under it: from one parsed request to one answer. */
 import { AuthError, CredentialsSignin, InvalidCallbackUrl, RateLimited, isServiceUnavailable } from "../../errors"
 import { createLogger } from "../../logger"
 import type { ResolvedConfig } from "../kernel/config/types"
-import { sharedRuntime, type ConfigRuntime } from "./gatehouse"
-import { createContext, requestOrigin } from "../kernel/context"
+import { sharedRuntime, type ConfigRuntime } from "./runtime"
+import { createContext, requestOrigin, type TrustedCall } from "../kernel/context"
 import { parseRequestSource, sourceOfRequest, type AuthRequest, type RequestSource } from "../kernel/request"
 import { isValidCallbackUrl } from "../kernel/redirect"
 import { route } from "./router"
@@ -18,66 +18,56 @@ import {
   type SerializedResult,
 } from "../kernel/response"
 import { CookieJar, serializeCookie } from "../kernel/cookies/jar"
-import type { CookielessAnswer, CookielessAnswers } from "./cookieless"
+import type { CookielessAnswer } from "./cookieless"
 import { resolveCsrf } from "../kernel/csrf"
-import type { SessionCache } from "../session/cache"
 import { configErrorResponse, errorRedirect, isApiClient, json, jsonError, serviceUnavailable } from "./error-answers"
 import type { raw } from "../../symbols"
 import type { AuthConfig, Awaitable } from "../kernel/types"
 
 export type LazyAuthConfig = (request: Request) => Awaitable<AuthConfig>
 
-type Outcome = { result: AuthResult; jar: CookieJar } | Response
+/** What the pipeline answers: a handled request's result and its cookie jar, or a finished `Response` (errors). */
+export type Outcome = { result: AuthResult; jar: CookieJar } | Response
 
-/** What a framework layer's runtime lends the core for one request. */
-export interface HandleOptions {
-  /** The decrypted-session cache of the runtime that owns `config`. */
-  sessionCache?: SessionCache
-  /** The runtime's store of cookie-less session answers ({@link cookielessSessionRead} keeps one there). */
-  cookielessAnswers?: CookielessAnswers
+/** What the pipeline needs besides the request: the client IP and, for server calls, the trust mark. */
+export interface PipelineOptions {
   /**
-   * The client IP the framework resolved (Express: `req.ip`, which honours `trust proxy`), `null` for none. Unset:
-   * `rateLimit.ip(request)` is asked.
+   * The Web `Request` user callbacks receive (`authorize(credentials, request)`, `rateLimit.ip(request)`), or a
+   * function building it on first use.
    */
+  webRequest: Request | (() => Request)
+  /** The client IP the edge resolved (Express: `req.ip`), `null` for none; unset, `rateLimit.ip(request)` is asked. */
   clientIp?: string | null
+  /** A server-side call that passed its origin guard. */
+  trusted?: TrustedCall
 }
 
 /**
- * A request for the core pipeline: what it reads, and the Web `Request` user callbacks receive (`authorize(credentials,
- * request)`, `rateLimit.ip(request)`), built only when one asks for it.
+ * The pipeline after parsing: callback-URL rules, the context (built once, frozen), the route, and the error answers.
+ * `config` is the runtime's config under the base path the request was served at.
+ *
+ * @example
+ * ```ts
+ * const outcome = await pipeline(runtime, runtime.resolved, authRequest, { webRequest: request })
+ * ```
  */
-export interface PipelineRequest {
-  source: RequestSource
-  webRequest: Request | (() => Request)
-}
-
-async function run(input: PipelineRequest, config: ResolvedConfig, options: HandleOptions): Promise<Outcome> {
-  let authRequest: AuthRequest
-  try {
-    authRequest = await parseRequestSource(input.source, config.basePath)
-  } catch (error) {
-    config.logger.error(error as Error)
-    return json(400, "Bad request.")
-  }
-  return answer(authRequest, input.webRequest, config, options)
-}
-
-/** The pipeline after parsing: callback-URL rules, context, route, and the error answers. */
-async function answer(
-  authRequest: AuthRequest,
-  webRequest: PipelineRequest["webRequest"],
+export async function pipeline(
+  runtime: Pick<ConfigRuntime, "sessionCache">,
   config: ResolvedConfig,
-  options: HandleOptions,
+  authRequest: AuthRequest,
+  options: PipelineOptions,
 ): Promise<Outcome> {
   const { logger } = config
   const { origin, cookies } = requestOrigin(config, authRequest.url)
-  // RD-12: an invalid explicit `callbackUrl` is the caller's mistake (400), not a server error.
+  // An invalid explicit `callbackUrl` is the caller's mistake (400), not a server error.
   const explicit = authRequest.query.callbackUrl
   if (explicit && !isValidCallbackUrl(explicit, origin)) {
-    logger.error(new InvalidCallbackUrl("Invalid callback URL", { cause: { callbackUrl: explicit } }))
+    const error = new InvalidCallbackUrl("Invalid callback URL", { cause: { callbackUrl: explicit } })
+    logger.error(error)
+    if (options.trusted) throw error
     return json(400, { message: "Invalid callbackUrl." })
   }
-  // RD-13: a tossed callback-url cookie must not break every route for that browser: it is ignored, and the context
+  // A tossed callback-url cookie must not break every route for that browser: it is ignored, and the context
   // overwrites it with a valid value.
   const tossed = authRequest.cookies[cookies.callbackUrl.name]
   const tossedInvalid = Boolean(tossed) && !isValidCallbackUrl(tossed!, origin)
@@ -86,12 +76,16 @@ async function answer(
     delete authRequest.cookies[cookies.callbackUrl.name]
   }
 
-  const returnRedirect = authRequest.headers.has("X-Auth-Return-Redirect")
+  // A server call answers its caller, never a script: the header of the request it runs for does not apply.
+  const returnRedirect = !options.trusted && authRequest.headers.has("X-Auth-Return-Redirect")
   let jar = new CookieJar()
   try {
-    const ctx = await createContext(config, authRequest, webRequest)
-    ctx.sessionCache = options.sessionCache
-    if (options.clientIp !== undefined) ctx.clientIp = options.clientIp
+    const ctx = await createContext(config, authRequest, {
+      webRequest: options.webRequest,
+      sessionCache: runtime.sessionCache,
+      ...(options.clientIp !== undefined ? { clientIp: options.clientIp } : {}),
+      ...(options.trusted ? { trusted: options.trusted } : {}),
+    })
     jar = ctx.jar
     const result = await route(ctx)
     if (tossedInvalid && !jar.list().some((c) => c.name === cookies.callbackUrl.name)) {
@@ -105,6 +99,8 @@ async function answer(
     // A refusal by the limiter is expected too (a flood must not flood the error log); `events.rateLimited` tells.
     else if (error instanceof RateLimited) logger.debug(`rate limited (retry after ${error.retryAfter} s)`)
     else logger.error(error instanceof Error ? error : new AuthError(String(error)))
+    // A server call answers its caller with the error itself: nothing here turns it into a page.
+    if (options.trusted) throw error
     const status = error instanceof AuthError ? error.status : undefined
     const policy = policyOf(authRequest.action)
     const jsonAnswer =
@@ -127,43 +123,40 @@ async function answer(
 }
 
 /**
- * Answers `request` with an already resolved config (for framework layers that resolve once at construction).
+ * Parses a request source under the config's base path and runs the {@link pipeline}; a request that cannot be
+ * parsed answers 400.
  *
  * @example
  * ```ts
- * const resolved = resolveConfig(config)
- * const response = await handleAuthRequest(request, resolved)
+ * const outcome = await answerRequest(runtime, config, sourceOfRequest(request), { webRequest: request })
  * ```
  */
-export async function handleAuthRequest(
-  request: Request,
+export async function answerRequest(
+  runtime: Pick<ConfigRuntime, "sessionCache">,
   config: ResolvedConfig,
-  options: HandleOptions = {},
-): Promise<Response | ResponseInternal> {
-  const outcome = await run({ source: sourceOfRequest(request), webRequest: request }, config, options)
-  if (outcome instanceof Response) return outcome
-  return config.raw ? toInternal(outcome.result, outcome.jar) : toResponse(outcome.result, outcome.jar)
+  source: RequestSource,
+  options: PipelineOptions,
+): Promise<Outcome> {
+  let authRequest: AuthRequest
+  try {
+    authRequest = await parseRequestSource(source, config.basePath)
+  } catch (error) {
+    config.logger.error(error as Error)
+    return json(400, "Bad request.")
+  }
+  return pipeline(runtime, config, authRequest, options)
 }
 
 /**
- * Like {@link handleAuthRequest}, but a successful answer comes back serialised (status, header pairs, body text) so a
- * framework layer can write it without building a Web `Response`; errors still come as a `Response`. The request may
- * also be a {@link PipelineRequest}, so the layer need not build a Web `Request` either.
+ * An outcome as the serialised answer a framework edge writes (status, header pairs, body text); errors stay a
+ * `Response`.
  *
  * @example
  * ```ts
- * const answer = await handleAuthRequestSerialized(request, resolved)
- * if (answer instanceof Response) await sendWebResponse(answer, res)
- * else writeSerialized(answer, res)
+ * const answer = serialized(await answerRequest(runtime, config, source, options))
  * ```
  */
-export async function handleAuthRequestSerialized(
-  request: Request | PipelineRequest,
-  config: ResolvedConfig,
-  options: HandleOptions = {},
-): Promise<Response | SerializedResult> {
-  const input = request instanceof Request ? { source: sourceOfRequest(request), webRequest: request } : request
-  const outcome = await run(input, config, options)
+export function serialized(outcome: Outcome): Response | SerializedResult {
   return outcome instanceof Response ? outcome : serializeResult(outcome.result, outcome.jar)
 }
 
@@ -172,26 +165,24 @@ const limitedOnGet = (policyOf("session").rateLimits ?? []).some((entry) => entr
 
 /**
  * Answers `GET <basePath>/session` for a request without a query and without any `Cookie` header, given only its
- * origin, so a framework layer need not read such a request any further. Nothing else of it can change the answer: no
- * session cookie, no callback-url candidate and no CSRF cookie, so no user callback runs, and the answer is `null` with
- * the base cookies (a fresh CSRF token, the callback URL set to the origin). The first such request of an origin goes
- * through the context, route and session action like any other, and its answer is kept in
- * `options.cookielessAnswers` (the runtime's store); later ones get a copy with a newly minted CSRF token.
+ * origin, so an edge need not read such a request any further. Nothing else of it can change the answer: no session
+ * cookie, no callback-url candidate and no CSRF cookie, so no user callback runs, and the answer is `null` with the
+ * base cookies (a fresh CSRF token, the callback URL set to the origin). The first such request of an origin goes
+ * through the context, route and session action like any other, and its answer is kept in the runtime; later ones get
+ * a copy with a newly minted CSRF token.
  *
  * @example
  * ```ts
- * if (req.method === "GET" && req.headers.cookie === undefined && req.originalUrl === `${resolved.basePath}/session`) {
- *   const answer = await cookielessSessionRead(resolved, origin, { cookielessAnswers: runtime.cookielessAnswers })
- * }
+ * const answer = await cookielessSessionRead(runtime, config, "https://app.example")
  * ```
  */
 export async function cookielessSessionRead(
+  runtime: Pick<ConfigRuntime, "sessionCache" | "cookielessAnswers">,
   config: ResolvedConfig,
   origin: string,
-  options: HandleOptions = {},
 ): Promise<Response | SerializedResult> {
-  const store = options.cookielessAnswers
-  const known = store?.get(config.basePath, origin)
+  const store = runtime.cookielessAnswers
+  const known = store.get(config.basePath, origin)
   if (known) return fromKept(config, known)
   const url = new URL(`${origin}${config.basePath}/session`)
   const authRequest: AuthRequest = {
@@ -202,12 +193,12 @@ export async function cookielessSessionRead(
     query: {},
     cookies: Object.create(null) as Record<string, string>,
   }
-  const outcome = await answer(authRequest, () => new Request(url), config, options)
+  const outcome = await pipeline(runtime, config, authRequest, { webRequest: () => new Request(url) })
   if (outcome instanceof Response) return outcome
-  const serialized = serializeResult(outcome.result, outcome.jar)
-  const kept = store && serialized.status === 200 && !limitedOnGet ? keep(config, origin, serialized) : undefined
-  if (!kept) return serialized
-  store!.set(config.basePath, origin, kept)
+  const answer = serializeResult(outcome.result, outcome.jar)
+  const kept = answer.status === 200 && !limitedOnGet ? keep(config, origin, answer) : undefined
+  if (!kept) return answer
+  store.set(config.basePath, origin, kept)
   return fromKept(config, kept)
 }
 
@@ -230,6 +221,24 @@ function fromKept(config: ResolvedConfig, kept: CookielessAnswer): SerializedRes
     headers[at] = ["Set-Cookie", serializeCookie({ name, value: cookie!, options })]
   }
   return { status, headers, body }
+}
+
+/**
+ * Answers a Web `Request` with a runtime's config (under the base path given by `config`).
+ *
+ * @example
+ * ```ts
+ * const response = await answerWebRequest(runtime, runtime.resolved, request)
+ * ```
+ */
+export async function answerWebRequest(
+  runtime: ConfigRuntime,
+  config: ResolvedConfig,
+  request: Request,
+): Promise<Response | ResponseInternal> {
+  const outcome = await answerRequest(runtime, config, sourceOfRequest(request), { webRequest: request })
+  if (outcome instanceof Response) return outcome
+  return config.raw ? toInternal(outcome.result, outcome.jar) : toResponse(outcome.result, outcome.jar)
 }
 
 /**
@@ -261,7 +270,7 @@ export async function Auth(
     const logger = createLogger({ debug: userConfig.debug, logger: userConfig.logger })
     return configErrorResponse(request, error as Error, { ...userConfig, logger })
   }
-  return handleAuthRequest(request, runtime.resolved, { sessionCache: runtime.sessionCache })
+  return answerWebRequest(runtime, runtime.resolved, request)
 }
 
 /**
@@ -279,6 +288,5 @@ export function createAuthHandler(
 export function createAuthHandler(config: AuthConfig): (request: Request) => Promise<Response>
 export function createAuthHandler(config: AuthConfig): (request: Request) => Promise<Response | ResponseInternal> {
   const runtime = sharedRuntime(config)
-  const options = { sessionCache: runtime.sessionCache }
-  return (request) => handleAuthRequest(request, runtime.resolved, options)
+  return (request) => answerWebRequest(runtime, runtime.resolved, request)
 }

@@ -1,174 +1,343 @@
 /**
- * The runtime behind `Gatehouse(config)` and the framework layers: one resolved config per config object, and the
- * request-derived caches that belong next to it (never inside the frozen `ResolvedConfig`).
+ * `createGatehouse(input)`: the one object per config that every framework edge wraps. It owns each member once (the
+ * auth routes, the session read, access decisions, server-side sign-in, sign-out and update, passkey and session
+ * management, refresh, rate-limit reset), the lazy-config cache, the mount record and the per-request memory. An edge
+ * only turns its native request into a {@link RequestPort} and writes the answer back.
  */
-import { createLogger } from "../../logger"
-import { createCookielessAnswers, type CookielessAnswers } from "./cookieless"
-import type { InternalProvider } from "../kernel/config/providers"
-import { resolveConfig, type ResolveOptions } from "../kernel/config/resolve"
+import type { AdapterUser } from "../../storage/adapter"
+import { parseCookieHeader } from "../../cookie-header"
+import { InvalidConfig } from "../../errors"
 import type { ResolvedConfig } from "../kernel/config/types"
-import { createRefreshState, type RefreshState } from "../session/refresh"
-import { createSessionCache, type SessionCache } from "../session/cache"
-import type { AuthConfig } from "../kernel/types"
+import { sourceOfBytes, sourceOfRequest, type RequestSource } from "../kernel/request"
+import type { SerializedResult } from "../kernel/response"
+import { resetAccountLimits } from "../kernel/rate-limit/enforce"
+import type { AuthConfig, Awaitable, Session } from "../kernel/types"
+import { deletePasskey, listPasskeys, renamePasskey, type PasskeyInfo } from "../methods/webauthn/manage"
+import { readServerSession, serverSessionContext } from "../session"
+import {
+  deleteUser,
+  isSessionFresh,
+  listSessions,
+  revokeAllSessions,
+  revokeOtherSessions,
+  revokeSession,
+  revokeUserSessions,
+  type SessionInfo,
+} from "../session/manage"
+import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions } from "../session/refresh"
+import type { PrincipalMemo, SessionContext } from "../session/types"
+import { decideAccess, type AccessOptions, type AccessVerdict } from "./access"
+import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
+import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
+import {
+  serverSignIn,
+  serverSignOut,
+  serverUpdate,
+  type AuthorizationParams,
+  type ServerCallRequest,
+  type ServerCallResult,
+  type SignInOptions,
+  type SignOutOptions,
+} from "./server-calls"
 
-/** A config object resolved once, with its caches. */
-export interface ConfigRuntime {
-  /** The object the user passed (or the lazy function returned). */
-  readonly config: AuthConfig
-  /** The resolved config, with the base path the config gives (`/auth` by default). */
-  readonly resolved: ResolvedConfig
-  /** Whether `basePath` was set in the config (then a framework mount must match it). */
-  readonly explicitBasePath: boolean
-  /** Decrypted session tokens of this config, keyed by cookie value. */
-  readonly sessionCache: SessionCache
-  /** The kept answers of cookie-less session reads, by base path and origin (issue 16). */
-  readonly cookielessAnswers: CookielessAnswers
-  /** In-flight refreshes and back-offs of `getAccessToken()` for this config in this process. */
-  readonly refresh: RefreshState
-  /** The resolved config served under another base path (the mount path), derived once per base. */
-  at(basePath: string): ResolvedConfig
+export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
+export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
+// What the edges need of the core beyond this object, so they import nothing else of it.
+export { wantsJson } from "./access"
+export { isRoute, providerActions } from "../kernel/routes"
+
+/** A config, or a function of the native request returning one (called per request; cached by returned object). */
+export type GatehouseInput<Native = unknown> = AuthConfig | ((request: Native | undefined) => Awaitable<AuthConfig>)
+
+/**
+ * What an edge hands the core for one request: facts about it, read lazily, and where its cookies go. The edge's own
+ * rules stay in the edge (Express: the app's `trust proxy` for the scheme, host and client IP); the core applies
+ * `AUTH_URL`, `useSecureCookies` and everything else.
+ */
+export interface RequestPort {
+  /** The native request: the key of the per-request memory, and `request.req` for `callbacks.authorized`. */
+  readonly native: object
+  readonly method: string
+  /** The raw `Cookie` header. */
+  readonly cookie: string | null | undefined
+  /** The path and query as the app routed it (Express: `req.originalUrl`). */
+  readonly target: string
+  /** Whether the request arrived over https, under the edge's rules. */
+  readonly https: boolean
+  readonly userAgent: string | null | undefined
+  /** A body the app already parsed (the double-submit `csrfToken` of a server call's origin guard). */
+  readonly body?: unknown
+  /** The request's own origin under the edge's rules; throws a 400 error when none can be formed. */
+  origin(): string
+  headers(): Headers
+  /** The client IP for the rate limits; `undefined` leaves it to `rateLimit.ip(request)`. */
+  clientIp(config: ResolvedConfig): string | null | undefined
+  /**
+   * Reads the request for the auth routes: a Web `Request` (its body is read by the core, capped), or its URL, headers
+   * and body bytes (already read and limited by the edge). `userConfig` is the object the app passed (edge options).
+   */
+  read(config: ResolvedConfig, userConfig: AuthConfig): Promise<RequestRead>
+  /** Writes (Express) or queues (Fetch) `Set-Cookie` values for this request's answer. */
+  setCookies(values: string[], config: ResolvedConfig): void
+}
+
+/** A request as an edge read it for the auth routes. */
+export type RequestRead = { request: Request } | { url: URL; headers: Headers; body: Uint8Array<ArrayBuffer> | null }
+
+/** Where a request reached the auth routes: the mount path, or `undefined` when the framework cannot tell. */
+export interface Mount {
+  at: string | undefined
+  pathname: string
+}
+
+/** The Gatehouse object of one config (or lazy config function). */
+export interface Gatehouse {
+  /** The runtime of the config serving `native` (a lazy config function is called with it). */
+  runtime(native?: object): ConfigRuntime | Promise<ConfigRuntime>
+  /**
+   * The config server-side calls use: under `config.basePath` when set, else the mount path the auth routes recorded
+   * on their first request, else `AUTH_URL`'s path, else `/auth`.
+   */
+  resolved(runtime: ConfigRuntime): ResolvedConfig
+  /** The config for a request that reached the auth routes: the first mount wins; another base is an error. */
+  mounted(runtime: ConfigRuntime, mount: Mount): ResolvedConfig
+  /** Answers a request under the auth routes (a cookie-less session read from the runtime's kept answer). */
+  handle(port: RequestPort, runtime: ConfigRuntime, config: ResolvedConfig): Promise<Response | SerializedResult>
+  /** Answers a Web `Request` under the base path of {@link resolved}. */
+  fetch(request: Request): Promise<Response>
+  /** The session of the request, read once per request; a refreshed cookie goes through `port.setCookies`. */
+  session(port: RequestPort): Promise<Session | null>
+  /** `callbacks.authorized` and `requireSession` for a request whose session was read. */
+  decide(port: RequestPort, session: Session | null, options?: AccessOptions): Promise<AccessVerdict>
+  signIn(
+    port: RequestPort,
+    provider?: string,
+    options?: SignInOptions,
+    authorizationParams?: AuthorizationParams,
+  ): Promise<ServerCallResult>
+  signOut(port: RequestPort, options?: SignOutOptions): Promise<ServerCallResult>
+  update(port: RequestPort, data: unknown): Promise<Session | null>
+  listAuthenticators(port: RequestPort): Promise<PasskeyInfo[] | null>
+  renameAuthenticator(port: RequestPort, id: string, name: string): Promise<PasskeyInfo>
+  deleteAuthenticator(port: RequestPort, id: string): Promise<void>
+  listSessions(port: RequestPort): Promise<SessionInfo[] | null>
+  revokeSession(port: RequestPort, id: string): Promise<boolean>
+  revokeOtherSessions(port: RequestPort): Promise<boolean>
+  revokeAllSessions(port: RequestPort): Promise<boolean>
+  isSessionFresh(port: RequestPort): Promise<boolean>
+  getAccessToken(
+    port: RequestPort,
+    provider?: string,
+    options?: GetAccessTokenOptions,
+  ): Promise<AccessTokenResult | null>
+  revokeUserSessions(userId: string): Promise<number>
+  deleteUser(userId: string): Promise<AdapterUser | null>
+  resetRateLimit(options: { identifier: string }): Promise<void>
+}
+
+/** What the core remembers of one request: its session read and who is signed in. */
+interface RequestMemory {
+  session?: Promise<Session | null>
+  principal: PrincipalMemo
+}
+
+/** What the pipeline reads of a request an edge read, and the Web `Request` user callbacks receive (built lazily). */
+function sourceOf(method: string, read: RequestRead): { source: RequestSource; webRequest: Request | (() => Request) } {
+  if ("request" in read) return { source: sourceOfRequest(read.request), webRequest: read.request }
+  const { url, headers, body } = read
+  return {
+    source: sourceOfBytes(method, url, headers, body),
+    webRequest: () =>
+      body === null ? new Request(url, { method, headers }) : new Request(url, { method, headers, body }),
+  }
+}
+
+function sameBase(a: string, b: string): boolean {
+  // Frameworks route case-insensitively by default (Express: `/AUTH/session` reaches `app.use("/auth", ...)`).
+  return a.toLowerCase() === b.toLowerCase()
 }
 
 /**
- * Resolves `config` (throwing a clear `AuthError` when it is bad) into a runtime of its own.
+ * Creates the Gatehouse object of a config, or of a function of the native request returning one. A static config
+ * is resolved now, so a bad one throws here.
  *
  * @example
  * ```ts
- * const runtime = createConfigRuntime(config)
- * runtime.at("/api/auth").basePath // "/api/auth"
+ * const gatehouse = createGatehouse(config)
+ * const session = await gatehouse.session(portOf(req, res))
  * ```
  */
-export function createConfigRuntime(
-  config: AuthConfig,
-  options: ResolveOptions = {},
-  adopt: (resolved: ResolvedConfig) => ResolvedConfig = (resolved) => resolved,
-): ConfigRuntime {
-  const resolved = adopt(resolveConfig(config, options))
-  const sessionCache = createSessionCache()
-  let other: ResolvedConfig | undefined
+export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
+  const fixed = typeof input === "function" ? undefined : createConfigRuntime(input)
+  const lazy =
+    typeof input === "function" ? (input as (request: object | undefined) => Awaitable<AuthConfig>) : undefined
+  const cache = createRuntimeCache()
+  let recordedBase: string | undefined
+  const memory = new WeakMap<object, RequestMemory>()
+
+  const memoryOf = (native: object): RequestMemory => {
+    let known = memory.get(native)
+    if (!known) {
+      known = { principal: {} }
+      memory.set(native, known)
+    }
+    return known
+  }
+
+  const runtime = (native?: object): ConfigRuntime | Promise<ConfigRuntime> => {
+    if (fixed) return fixed
+    // A throwing config function rejects, as before: never a synchronous throw out of a member.
+    return Promise.resolve()
+      .then(() => lazy!(native))
+      .then((config) => cache.get(config))
+  }
+
+  const resolved = (rt: ConfigRuntime): ResolvedConfig => {
+    if (rt.explicitBasePath) return rt.resolved
+    // Without basePath, the resolved base is AUTH_URL's path when it has one, else "/auth".
+    return rt.at(recordedBase ?? rt.resolved.basePath)
+  }
+
+  /** The session context of a server-side call on `port`, sharing the request's memory of who is signed in. */
+  const contextOf = (port: RequestPort, rt: ConfigRuntime, config: ResolvedConfig): SessionContext =>
+    serverSessionContext(
+      config,
+      { secure: port.https, cookie: port.cookie, userAgent: port.userAgent },
+      { sessionCache: rt.sessionCache, memo: memoryOf(port.native).principal },
+    )
+
+  /** Runs `fn` on the session context of `port`; the cookies it set go out through the port, even when it throws. */
+  const withSession = async <T>(
+    port: RequestPort,
+    fn: (ctx: SessionContext, rt: ConfigRuntime) => Promise<T>,
+  ): Promise<T> => {
+    const rt = await runtime(port.native)
+    const config = resolved(rt)
+    const ctx = contextOf(port, rt, config)
+    try {
+      return await fn(ctx, rt)
+    } finally {
+      port.setCookies(ctx.jar.toHeaders(), config)
+    }
+  }
+
+  const readSession = async (port: RequestPort, rt: ConfigRuntime): Promise<Session | null> => {
+    const config = resolved(rt)
+    const state = await readServerSession(contextOf(port, rt, config))
+    port.setCookies(state.setCookies, config)
+    return state.session
+  }
+
+  const callRequest = (port: RequestPort, config: ResolvedConfig): ServerCallRequest => {
+    const clientIp = port.clientIp(config)
+    return {
+      method: port.method,
+      headers: port.headers(),
+      cookies: parseCookieHeader(port.cookie),
+      origin: config.authUrl?.origin ?? port.origin(),
+      body: port.body,
+      ...(clientIp !== undefined ? { clientIp } : {}),
+    }
+  }
+
+  const serverCall = async <T>(
+    port: RequestPort,
+    fn: (rt: ConfigRuntime, config: ResolvedConfig, request: ServerCallRequest) => Promise<T>,
+  ): Promise<T> => {
+    const rt = await runtime(port.native)
+    const config = resolved(rt)
+    return fn(rt, config, callRequest(port, config))
+  }
+
+  const serverConfig = async (): Promise<ResolvedConfig> => resolved(await runtime(undefined))
+
   return {
-    config,
+    runtime,
     resolved,
-    explicitBasePath: config.basePath !== undefined,
-    sessionCache,
-    cookielessAnswers: createCookielessAnswers(),
-    refresh: createRefreshState(),
-    at(basePath) {
-      if (basePath === resolved.basePath) return resolved
-      // The same resolution (providers, adapter, logger) under another base: the base path is the only difference.
-      if (other?.basePath !== basePath) other = Object.freeze({ ...resolved, basePath })
-      return other
+    mounted(rt, mount) {
+      const explicit = rt.explicitBasePath ? rt.resolved.basePath : undefined
+      const established = explicit ?? recordedBase
+      if (mount.at === undefined) {
+        // The framework cannot tell where auth is mounted (Express 4's wildcard form): the path, chosen by the
+        // client, must not decide it, so no base is recorded. The base is the configured or recorded one, else the
+        // default.
+        const base = established ?? rt.resolved.basePath
+        if (mount.pathname.toLowerCase().startsWith(`${base.toLowerCase()}/`)) return rt.at(base)
+        throw new InvalidConfig(
+          "the request is not under the base path of this auth handler (with a wildcard mount, set config.basePath)",
+          { cause: { basePath: base } },
+        )
+      }
+      if (established === undefined) {
+        recordedBase = mount.at
+        return rt.at(mount.at)
+      }
+      if (sameBase(mount.at, established)) return rt.at(established)
+      throw new InvalidConfig(
+        explicit !== undefined
+          ? "config.basePath does not match where ExpressAuth is mounted"
+          : "this auth handler is already mounted at another path; give each mount its own Gatehouse(config)",
+        { cause: { basePath: established, mountedAt: mount.at } },
+      )
     },
-  }
-}
-
-const shared = new WeakMap<object, ConfigRuntime>()
-
-/**
- * The runtime of a config object for the stateless entry points (`Auth(request, config)`): one per object identity.
- *
- * @example
- * ```ts
- * sharedRuntime(config) === sharedRuntime(config) // true
- * ```
- */
-export function sharedRuntime(config: AuthConfig, options: ResolveOptions = {}): ConfigRuntime {
-  let runtime = shared.get(config)
-  if (!runtime) {
-    runtime = createConfigRuntime(config, options)
-    shared.set(config, runtime)
-  }
-  return runtime
-}
-
-/** How many distinct config objects a lazy config may return before the oldest is dropped (and a warning logged). */
-export const LAZY_CONFIG_LIMIT = 100
-
-/**
- * A bounded cache from the objects a lazy `(request) => config` function returns to their runtimes. The same object
- * is resolved once; when the function returns more than {@link LAZY_CONFIG_LIMIT} distinct objects, the least recently
- * used one is dropped and `lazy-config-unstable` is logged once (it most likely builds a new object per request).
- *
- * @example
- * ```ts
- * const runtimes = createRuntimeCache()
- * runtimes.get(config) === runtimes.get(config) // true
- * ```
- */
-export function createRuntimeCache(limit = LAZY_CONFIG_LIMIT): { get(config: AuthConfig): ConfigRuntime } {
-  const entries = new Map<AuthConfig, ConfigRuntime>()
-  const adopt = providerReuse()
-  let warned = false
-  return {
-    get(config) {
-      const hit = entries.get(config)
-      if (hit) {
-        // Map order is insertion order: re-inserting marks the entry as the most recently used.
-        entries.delete(config)
-        entries.set(config, hit)
-        return hit
+    async handle(port, rt, config) {
+      // `GET <base>/session` with no query and no Cookie header: an answer that depends on the origin only.
+      if (port.method === "GET" && port.cookie === undefined && port.target === `${config.basePath}/session`) {
+        return cookielessSessionRead(rt, config, config.authUrl?.origin ?? port.origin())
       }
-      const runtime = createConfigRuntime(config, {}, adopt)
-      if (entries.size >= limit) {
-        const oldest = entries.keys().next().value
-        if (oldest !== undefined) entries.delete(oldest)
-        if (!warned) {
-          warned = true
-          createLogger({ debug: config.debug, logger: config.logger }).warn("lazy-config-unstable")
-        }
-      }
-      entries.set(config, runtime)
-      return runtime
+      const read = await port.read(config, rt.config)
+      const { source, webRequest } = sourceOf(port.method, read)
+      const clientIp = port.clientIp(config)
+      return serialized(
+        await answerRequest(rt, config, source, { webRequest, ...(clientIp !== undefined ? { clientIp } : {}) }),
+      )
     },
-  }
-}
-
-/**
- * Keeps the resolved providers of a lazy config stable across the config objects it returns: a newly resolved provider
- * equal to one resolved before (same values; functions, keys and other non-plain objects by identity) is replaced by
- * that earlier object. The OAuth engine caches discovery metadata and JWKS per provider object, so those caches
- * survive a function that builds a new config object per request.
- */
-function providerReuse(limit = 50): (resolved: ResolvedConfig) => ResolvedConfig {
-  const known: InternalProvider[] = []
-  return (resolved) => {
-    let changed = false
-    const providers = resolved.providers.map((provider) => {
-      const earlier = known.find((candidate) => candidate !== provider && sameValue(candidate, provider, 0))
-      if (earlier) {
-        changed = true
-        return earlier
+    async fetch(request) {
+      const rt = await runtime(undefined)
+      return (await answerWebRequest(rt, resolved(rt), request)) as Response
+    },
+    session(port) {
+      const known = memoryOf(port.native)
+      if (!known.session) {
+        known.session = fixed
+          ? readSession(port, fixed)
+          : Promise.resolve(runtime(port.native)).then((rt) => readSession(port, rt))
       }
-      known.push(provider)
-      if (known.length > limit) known.shift()
-      return provider
-    })
-    if (!changed) return resolved
-    return Object.freeze({
-      ...resolved,
-      providers: Object.freeze(providers),
-      providerById: new Map(providers.map((p) => [p.id, p])),
-    })
+      return known.session
+    },
+    async decide(port, session, options = {}) {
+      const config = resolved(await runtime(port.native))
+      const url = new URL(`${config.authUrl?.origin ?? port.origin()}${port.target}`)
+      return decideAccess(
+        config,
+        session,
+        { url, method: port.method, headers: port.headers(), req: port.native },
+        options,
+      )
+    },
+    signIn: (port, provider, options, authorizationParams) =>
+      serverCall(port, (rt, config, request) =>
+        serverSignIn(rt, config, request, provider, options, authorizationParams),
+      ),
+    signOut: (port, options) => serverCall(port, (rt, config, request) => serverSignOut(rt, config, request, options)),
+    update: (port, data) =>
+      serverCall(port, async (rt, config, request) => {
+        const { session, setCookies } = await serverUpdate(rt, config, request, data)
+        port.setCookies(setCookies, config)
+        return session
+      }),
+    listAuthenticators: (port) => withSession(port, (ctx) => listPasskeys(ctx)),
+    renameAuthenticator: (port, id, name) => withSession(port, (ctx) => renamePasskey(ctx, id, name)),
+    deleteAuthenticator: (port, id) => withSession(port, (ctx) => deletePasskey(ctx, id)),
+    listSessions: (port) => withSession(port, (ctx) => listSessions(ctx)),
+    revokeSession: (port, id) => withSession(port, async (ctx) => (await revokeSession(ctx, String(id))) === "revoked"),
+    revokeOtherSessions: (port) => withSession(port, async (ctx) => (await revokeOtherSessions(ctx)) === "revoked"),
+    revokeAllSessions: (port) => withSession(port, async (ctx) => (await revokeAllSessions(ctx)) === "revoked"),
+    isSessionFresh: (port) => withSession(port, (ctx) => isSessionFresh(ctx)),
+    getAccessToken: (port, provider, options) =>
+      withSession(port, (ctx, rt) => getAccessToken(ctx, rt.refresh, provider, options)),
+    revokeUserSessions: async (userId) => revokeUserSessions(await serverConfig(), userId),
+    deleteUser: async (userId) => deleteUser(await serverConfig(), userId),
+    resetRateLimit: async ({ identifier }) => resetAccountLimits(await serverConfig(), identifier),
   }
-}
-
-function isPlain(value: object): boolean {
-  const proto = Object.getPrototypeOf(value) as unknown
-  return proto === Object.prototype || proto === null || Array.isArray(value)
-}
-
-function sameValue(a: unknown, b: unknown, depth: number): boolean {
-  if (Object.is(a, b)) return true
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth > 8) return false
-  if (a instanceof URL && b instanceof URL) return a.href === b.href
-  // Functions, keys (CryptoKey), maps and class instances count as equal only when they are the same object.
-  if (!isPlain(a) || !isPlain(b) || Array.isArray(a) !== Array.isArray(b)) return false
-  const keysA = Reflect.ownKeys(a)
-  const keysB = Reflect.ownKeys(b)
-  if (keysA.length !== keysB.length) return false
-  return keysA.every(
-    (key) =>
-      keysB.includes(key) &&
-      sameValue((a as Record<PropertyKey, unknown>)[key], (b as Record<PropertyKey, unknown>)[key], depth + 1),
-  )
 }

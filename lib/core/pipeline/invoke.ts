@@ -1,13 +1,13 @@
 /** `invokeAction`: runs one core action in-process for server code (sign-in, sign-out, session update). */
 import { AuthError } from "../../errors"
 import type { ResolvedConfig } from "../kernel/config/types"
+import { trustedCall } from "../kernel/context"
 import type { AuthAction } from "../kernel/routes"
-import { createContext } from "../kernel/context"
 import type { AuthRequest } from "../kernel/request"
-import { route } from "./router"
-import type { SessionCache } from "../session/cache"
+import { pipeline } from "./auth"
+import type { ConfigRuntime } from "./runtime"
 
-/** One server-side action call. It is an argument of this function only: no HTTP request can ask to be trusted. */
+/** One server-side action call, made by server code after its origin guard passed (the call is trusted). */
 export interface ActionCall {
   action: AuthAction
   providerId?: string
@@ -22,10 +22,7 @@ export interface ActionCall {
   origin: string
   /** Headers of the request being handled; `authorize()` and `sendVerificationRequest()` see them. */
   headers?: Headers
-  /** The caller has checked the origin guard: the action skips its own CSRF check. */
-  trustedCall: true
-  sessionCache?: SessionCache
-  /** The client IP for the rate limits (see `HandleOptions.clientIp`). */
+  /** The client IP for the rate limits (Express `req.ip`), `null` for none; unset, `rateLimit.ip` is asked. */
   clientIp?: string | null
 }
 
@@ -40,16 +37,21 @@ export interface ActionOutcome {
 }
 
 /**
- * Runs `call.action` against `config` without building an HTTP round trip. Errors never escape: they come back as
- * `error` (always an `AuthError`), with no cookie to write.
+ * Runs `call.action` through the pipeline without an HTTP round trip, as a trusted call (its CSRF rule is met: the
+ * caller checked the origin guard). Errors never escape: they come back as `error` (always an `AuthError`, logged
+ * once by the pipeline as the route would log it), with no cookie to write.
  *
  * @example
  * ```ts
- * const out = await invokeAction(resolved, { action: "signout", method: "POST", cookies, origin, trustedCall: true })
+ * const out = await invokeAction(runtime, resolved, { action: "signout", method: "POST", cookies, origin })
  * if (out.error) throw out.error
  * ```
  */
-export async function invokeAction(config: ResolvedConfig, call: ActionCall): Promise<ActionOutcome> {
+export async function invokeAction(
+  runtime: Pick<ConfigRuntime, "sessionCache">,
+  config: ResolvedConfig,
+  call: ActionCall,
+): Promise<ActionOutcome> {
   const path = `${config.basePath}/${call.action}${call.providerId ? `/${encodeURIComponent(call.providerId)}` : ""}`
   const url = new URL(`${call.origin}${path}`)
   for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.append(name, value)
@@ -62,23 +64,25 @@ export async function invokeAction(config: ResolvedConfig, call: ActionCall): Pr
     headers,
     query: { ...call.query },
     body: call.body,
-    cookies: call.cookies,
+    cookies: { ...call.cookies },
   }
   try {
-    // The Request object is what user callbacks (`authorize(credentials, request)`) receive; it is never sent.
-    const ctx = await createContext(config, authRequest, new Request(url, { method: call.method, headers }))
-    ctx.sessionCache = call.sessionCache
-    if (call.clientIp !== undefined) ctx.clientIp = call.clientIp
-    if (call.trustedCall === true) ctx.csrfVerified = true
-    const result = await route(ctx)
+    const outcome = await pipeline(runtime, config, authRequest, {
+      // The Request object is what user callbacks (`authorize(credentials, request)`) receive; it is never sent.
+      webRequest: () => new Request(url, { method: call.method, headers }),
+      ...(call.clientIp !== undefined ? { clientIp: call.clientIp } : {}),
+      trusted: trustedCall(),
+    })
+    if (outcome instanceof Response)
+      throw new AuthError("Server-side action failed", { cause: { status: outcome.status } })
+    const { result, jar } = outcome
     return {
       status: result.redirect ? 302 : (result.status ?? 200),
       location: result.redirect,
       body: result.body,
-      setCookies: ctx.jar.toHeaders(),
+      setCookies: jar.toHeaders(),
     }
   } catch (error) {
-    config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
     const authError =
       error instanceof AuthError ? error : new AuthError("Server-side action failed", { cause: error as Error })
     return { status: 500, setCookies: [], error: authError }

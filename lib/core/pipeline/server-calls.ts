@@ -8,7 +8,7 @@ import type { ResolvedConfig } from "../kernel/config/types"
 import { requestOrigin } from "../kernel/context"
 import { invokeAction, type ActionCall } from "./invoke"
 import { originGuardPasses } from "../kernel/origin-guard"
-import type { SessionCache } from "../session/cache"
+import type { ConfigRuntime } from "./runtime"
 import type { Session } from "../kernel/types"
 
 /** The request the server code is handling, as the framework layer sees it. */
@@ -22,12 +22,6 @@ export interface ServerCallRequest {
   body?: unknown
   /** The client IP the framework resolved (Express `req.ip`), `null` for none; unset, `rateLimit.ip` is asked. */
   clientIp?: string | null
-}
-
-/** The config a call runs against, with its runtime's caches. */
-export interface ServerCallTarget {
-  resolved: ResolvedConfig
-  sessionCache?: SessionCache
 }
 
 /** `signIn` options: form fields for the provider plus the call's own switches. */
@@ -68,7 +62,9 @@ function fieldsOf(options: SignInOptions | undefined): Record<string, unknown> {
   if (options instanceof URLSearchParams) return Object.fromEntries(options)
   if (typeof FormData !== "undefined" && options instanceof FormData) {
     const out: Record<string, unknown> = {}
-    for (const [name, value] of options) if (typeof value === "string") out[name] = value
+    options.forEach((value, name) => {
+      if (typeof value === "string") out[name] = value
+    })
     return out
   }
   return { ...options }
@@ -89,9 +85,9 @@ function refererTarget(headers: Headers, origin: string): string {
   }
 }
 
-function assertGuard(target: ServerCallTarget, request: ServerCallRequest, what: string): void {
-  const { cookies } = requestOrigin(target.resolved, new URL(request.origin))
-  const passes = originGuardPasses(target.resolved, cookies, request.origin, {
+function assertGuard(config: ResolvedConfig, request: ServerCallRequest, what: string): void {
+  const { cookies } = requestOrigin(config, new URL(request.origin))
+  const passes = originGuardPasses(config, cookies, request.origin, {
     method: request.method,
     secFetchSite: request.headers.get("sec-fetch-site"),
     origin: request.headers.get("origin"),
@@ -105,16 +101,17 @@ function assertGuard(target: ServerCallTarget, request: ServerCallRequest, what:
   }
 }
 
-function baseCall(target: ServerCallTarget, request: ServerCallRequest): Omit<ActionCall, "action" | "method"> {
+function baseCall(request: ServerCallRequest): Omit<ActionCall, "action" | "method"> {
   return {
     cookies: request.cookies,
     origin: request.origin,
     headers: request.headers,
-    trustedCall: true,
-    sessionCache: target.sessionCache,
     ...(request.clientIp !== undefined && { clientIp: request.clientIp }),
   }
 }
+
+/** The runtime a server call runs in (its caches) and its config under the base path the call uses. */
+type Runtime = Pick<ConfigRuntime, "sessionCache">
 
 /**
  * Signs in from server code. No provider or an unknown one answers the sign-in page URL (an unknown id logs
@@ -123,17 +120,17 @@ function baseCall(target: ServerCallTarget, request: ServerCallRequest): Omit<Ac
  *
  * @example
  * ```ts
- * const { url, setCookies } = await serverSignIn(target, request, "credentials", { email, password })
+ * const { url, setCookies } = await serverSignIn(runtime, resolved, request, "credentials", { email, password })
  * ```
  */
 export async function serverSignIn(
-  target: ServerCallTarget,
+  runtime: Runtime,
+  resolved: ResolvedConfig,
   request: ServerCallRequest,
   providerId?: string,
   options?: SignInOptions,
   authorizationParams?: AuthorizationParams,
 ): Promise<ServerCallResult> {
-  const { resolved } = target
   const { redirectTo, redirect, csrf, ...fields } = fieldsOf(options)
   const wantsRedirect = redirect !== false && redirect !== "false"
   const callbackUrl = typeof redirectTo === "string" ? redirectTo : refererTarget(request.headers, request.origin)
@@ -148,9 +145,9 @@ export async function serverSignIn(
     throw new InvalidProvider("Passkey sign-in starts in the browser", { cause: { provider: provider.id } })
   }
   const isOAuth = provider.type === "oauth" || provider.type === "oidc"
-  if (!isOAuth && csrf !== false) assertGuard(target, request, "signIn")
-  const outcome = await invokeAction(resolved, {
-    ...baseCall(target, request),
+  if (!isOAuth && csrf !== false) assertGuard(resolved, request, "signIn")
+  const outcome = await invokeAction(runtime, resolved, {
+    ...baseCall(request),
     action: provider.type === "credentials" ? "callback" : "signin",
     providerId: provider.id,
     method: "POST",
@@ -171,18 +168,19 @@ export async function serverSignIn(
  *
  * @example
  * ```ts
- * const { url, setCookies } = await serverSignOut(target, request, { redirectTo: "/" })
+ * const { url, setCookies } = await serverSignOut(runtime, resolved, request, { redirectTo: "/" })
  * ```
  */
 export async function serverSignOut(
-  target: ServerCallTarget,
+  runtime: Runtime,
+  resolved: ResolvedConfig,
   request: ServerCallRequest,
   options: SignOutOptions = {},
 ): Promise<ServerCallResult> {
-  if (options.csrf !== false) assertGuard(target, request, "signOut")
+  if (options.csrf !== false) assertGuard(resolved, request, "signOut")
   const callbackUrl = options.redirectTo ?? refererTarget(request.headers, request.origin)
-  const outcome = await invokeAction(target.resolved, {
-    ...baseCall(target, request),
+  const outcome = await invokeAction(runtime, resolved, {
+    ...baseCall(request),
     action: "signout",
     method: "POST",
     body: options.federated === false ? { callbackUrl, federated: "false" } : { callbackUrl },
@@ -201,16 +199,17 @@ export async function serverSignOut(
  *
  * @example
  * ```ts
- * const { session, setCookies } = await serverUpdate(target, request, { user: { name: "Bea" } })
+ * const { session, setCookies } = await serverUpdate(runtime, resolved, request, { user: { name: "Bea" } })
  * ```
  */
 export async function serverUpdate(
-  target: ServerCallTarget,
+  runtime: Runtime,
+  resolved: ResolvedConfig,
   request: ServerCallRequest,
   data: unknown,
 ): Promise<{ session: Session | null; setCookies: string[] }> {
-  const outcome = await invokeAction(target.resolved, {
-    ...baseCall(target, request),
+  const outcome = await invokeAction(runtime, resolved, {
+    ...baseCall(request),
     action: "session",
     method: "POST",
     body: { data },

@@ -2,12 +2,13 @@
 import type { ResolvedConfig } from "../kernel/config/types"
 import { CookieJar } from "../kernel/cookies/jar"
 import { parseCookieHeader } from "../../cookie-header"
+import { cookieSet } from "../kernel/context"
 import type { Session } from "../kernel/types"
-import type { SessionCache } from "./cache"
+import type { SessionCache } from "../kernel/token-cache"
 import { readDatabaseSession } from "./database"
 export { sessionStore } from "./database"
 import { readJwtSession } from "./jwt"
-import type { SessionContext, SessionReadOptions } from "./types"
+import type { PrincipalMemo, SessionContext, SessionReadOptions } from "./types"
 
 export type { SessionContext, SessionReadOptions }
 export { issueSession, type IssueSessionParams } from "./issue"
@@ -26,6 +27,7 @@ export function readSession(ctx: SessionContext, options: SessionReadOptions): P
 
 /** What server code knows of the request it is handling, to read or manage its session without a Request. */
 export interface ServerSessionRequest {
+  /** Whether the request arrived over https, as the edge resolved its scheme (`AUTH_URL` and `useSecureCookies` win). */
   secure: boolean
   cookie?: string | null
   userAgent?: string | null
@@ -43,17 +45,17 @@ export interface ServerSessionRequest {
 export function serverSessionContext(
   config: ResolvedConfig,
   request: ServerSessionRequest,
-  options: { sessionCache?: SessionCache } = {},
+  options: { sessionCache?: SessionCache; memo?: PrincipalMemo } = {},
 ): SessionContext {
-  const secure = config.useSecureCookies ?? (config.authUrl ? config.authUrl.protocol === "https:" : request.secure)
+  const { cookies } = cookieSet(config, request.secure)
   return {
     config,
-    cookies: secure ? config.cookies.secure : config.cookies.insecure,
+    cookies,
     requestCookies: parseCookieHeader(request.cookie),
     jar: new CookieJar(),
     sessionCache: options.sessionCache,
     userAgent: request.userAgent,
-    memo: {},
+    memo: options.memo ?? {},
   }
 }
 
@@ -75,10 +77,21 @@ export interface SessionState {
 export async function getSessionState(
   config: ResolvedConfig,
   request: ServerSessionRequest,
-  options: { sessionCache?: SessionCache } = {},
+  options: { sessionCache?: SessionCache; memo?: PrincipalMemo } = {},
 ): Promise<SessionState> {
-  const ctx = serverSessionContext(config, request, options)
-  const { jar } = ctx
+  return readServerSession(serverSessionContext(config, request, options))
+}
+
+/**
+ * The session read of a server-side session context ({@link serverSessionContext}), with the cookies to write.
+ *
+ * @example
+ * ```ts
+ * const { session, setCookies } = await readServerSession(serverSessionContext(config, { secure, cookie }))
+ * ```
+ */
+export async function readServerSession(ctx: SessionContext): Promise<SessionState> {
+  const { config, jar } = ctx
   let session: Session | null
   try {
     session = await readSession(ctx, { reissue: "throttled" })

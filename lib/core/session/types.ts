@@ -1,7 +1,7 @@
 /** What the session functions need: a slice of the request context that `getSession` can build without a Request. */
 import type { ResolvedConfig } from "../kernel/config/types"
 import type { CookieJar } from "../kernel/cookies/jar"
-import type { SessionCache } from "./cache"
+import type { SessionCache } from "../kernel/token-cache"
 import type { AdapterSession, AdapterUser } from "../../storage/adapter"
 import type { StoredSessionCookie } from "../../cookie-header"
 import type { JWT } from "../kernel/types"

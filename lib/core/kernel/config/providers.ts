@@ -4,7 +4,7 @@ import { normalizeOAuthProvider, type ResolvedOAuthProvider } from "../../../oau
 import type { CredentialsConfig, EmailConfig, ProviderConfig } from "../../../providers/types"
 import { deepMerge } from "./merge"
 import { applyProviderEnv, providerEnvPrefix, type Env } from "./env"
-import { resolveWebAuthnProvider, type ResolvedWebAuthnProvider } from "../../methods/webauthn/provider"
+import { resolveWebAuthnProvider, type ResolvedWebAuthnProvider } from "../../../webauthn/provider"
 
 /** A provider ready for use: merged, validated, frozen. */
 export type InternalProvider = ResolvedOAuthProvider | CredentialsConfig | EmailConfig | ResolvedWebAuthnProvider

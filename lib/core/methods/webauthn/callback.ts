@@ -10,15 +10,16 @@ import type { RequestContext } from "../../kernel/context"
 import type { AuthResult } from "../../kernel/response"
 import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
 import type { Account } from "../../kernel/types"
-import { consumeChallenge } from "./challenge"
-import { findAuthenticator } from "./credentials"
+import { consumeChallenge } from "../../../webauthn/challenge"
+import { findAuthenticator } from "../../../webauthn/encoding"
 import { updateCounter } from "./counter"
-import { simpleWebAuthn } from "./library"
+import { simpleWebAuthn } from "../../../webauthn/library"
 import { webAuthnProvider } from "./options"
 import { registerCredential } from "./register"
-import { expectedRelyingParty } from "./relying-party"
-import type { ResolvedWebAuthnProvider } from "./provider"
+import { expectedRelyingParty } from "../../../webauthn/relying-party"
+import type { ResolvedWebAuthnProvider } from "../../../webauthn/provider"
 import { currentUser } from "./users"
+import { challengeFlow } from "./flow"
 
 /** Largest `data` field accepted (B.2 rule 10). */
 export const MAX_WEBAUTHN_DATA = 64 * 1024
@@ -49,8 +50,8 @@ async function authenticate(ctx: RequestContext, provider: ResolvedWebAuthnProvi
   const response = parseData<AuthenticationResponseJSON>(ctx, provider.id)
   const stored = await findAuthenticator(adapter, response.id)
   if (!stored) throw verificationFailed(provider.id, "unknown credential")
-  const { challenge } = await consumeChallenge(ctx, provider, "authenticate")
-  const rp = expectedRelyingParty(ctx, provider)
+  const { challenge } = await consumeChallenge(challengeFlow(ctx, provider), "authenticate")
+  const rp = expectedRelyingParty(ctx.origin, provider)
   const lib = await simpleWebAuthn()
   let verified: Awaited<ReturnType<typeof lib.verifyAuthenticationResponse>>
   try {
@@ -86,9 +87,9 @@ async function authenticate(ctx: RequestContext, provider: ResolvedWebAuthnProvi
 async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider): Promise<AuthResult> {
   const adapter = store(ctx.config, "webauthn")
   const response = parseData<RegistrationResponseJSON>(ctx, provider.id)
-  const { challenge, registerData } = await consumeChallenge(ctx, provider, "register")
+  const { challenge, registerData } = await consumeChallenge(challengeFlow(ctx, provider), "register")
   if (!registerData) throw verificationFailed(provider.id, "challenge has no registration data")
-  const rp = expectedRelyingParty(ctx, provider)
+  const rp = expectedRelyingParty(ctx.origin, provider)
   const lib = await simpleWebAuthn()
   let verified: Awaited<ReturnType<typeof lib.verifyRegistrationResponse>>
   try {

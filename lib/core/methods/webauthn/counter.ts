@@ -3,7 +3,7 @@ import { store } from "../../kernel/config/stores"
 import type { AdapterAuthenticator } from "../../../storage/adapter"
 import { WebAuthnVerificationError } from "../../../errors"
 import type { RequestContext } from "../../kernel/context"
-import type { ResolvedWebAuthnProvider } from "./provider"
+import type { ResolvedWebAuthnProvider } from "../../../webauthn/provider"
 
 const isRegression = (next: number, stored: number): boolean => (next > 0 || stored > 0) && next <= stored
 

@@ -8,7 +8,7 @@ import type { AdapterAuthenticator, AdapterUser } from "../../../storage/adapter
 import { InvalidRequest, LastCredential, NotFound, SessionNotFresh } from "../../../errors"
 import { currentPrincipal, signedInUser } from "../../session/principal"
 import type { SessionContext } from "../../session/types"
-import { findAuthenticator, toBase64Url } from "./credentials"
+import { findAuthenticator, toBase64Url } from "../../../webauthn/encoding"
 
 /** One passkey as the management API shows it: never the public key or the counter. Times in epoch seconds. */
 export interface PasskeyInfo {

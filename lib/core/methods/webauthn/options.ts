@@ -3,12 +3,13 @@ import { store } from "../../kernel/config/stores"
 import { InvalidProvider, MissingAdapter } from "../../../errors"
 import type { RequestContext } from "../../kernel/context"
 import { jsonHeaders, type AuthResult } from "../../kernel/response"
-import { issueChallenge, newChallenge, type Ceremony, type RegisterData } from "./challenge"
-import { descriptors } from "./credentials"
-import { simpleWebAuthn } from "./library"
-import { expectedRelyingParty } from "./relying-party"
-import type { ResolvedWebAuthnProvider } from "./provider"
+import { issueChallenge, newChallenge, type Ceremony, type RegisterData } from "../../../webauthn/challenge"
+import { descriptors } from "../../../webauthn/encoding"
+import { simpleWebAuthn } from "../../../webauthn/library"
+import { expectedRelyingParty } from "../../../webauthn/relying-party"
+import type { ResolvedWebAuthnProvider } from "../../../webauthn/provider"
 import { currentUser, userHandle, userInfo } from "./users"
+import { challengeFlow } from "./flow"
 
 const badRequest = (error: string): AuthResult => ({ status: 400, headers: { ...jsonHeaders }, body: { error } })
 
@@ -47,7 +48,7 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<AuthRe
   if (!action) return badRequest("Invalid request")
 
   const lib = await simpleWebAuthn()
-  const rp = expectedRelyingParty(ctx, provider)
+  const rp = expectedRelyingParty(ctx.origin, provider)
   const challenge = newChallenge()
   // The library base64url-encodes the bytes it is given; a string would be taken as UTF-8 text.
   const challengeBytes = new Uint8Array(Buffer.from(challenge, "base64url"))
@@ -63,7 +64,7 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<AuthRe
       challenge: challengeBytes,
       allowCredentials: allow,
     })
-    await issueChallenge(ctx, provider, { challenge, ceremony: "authenticate" })
+    await issueChallenge(challengeFlow(ctx, provider), { challenge, ceremony: "authenticate" })
     return { headers: { ...jsonHeaders }, body: { action, options } }
   }
 
@@ -89,6 +90,6 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<AuthRe
     challenge: challengeBytes,
     excludeCredentials: descriptors(existing),
   })
-  await issueChallenge(ctx, provider, { challenge, ceremony: "register", registerData })
+  await issueChallenge(challengeFlow(ctx, provider), { challenge, ceremony: "register", registerData })
   return { headers: { ...jsonHeaders }, body: { action, options } }
 }

@@ -11,8 +11,8 @@ import type {
 import { MissingAdapterMethods } from "../../../errors"
 import type { RequestContext } from "../../kernel/context"
 import type { Account } from "../../kernel/types"
-import type { AuthenticatorTransportFuture } from "./credentials"
-import type { ResolvedWebAuthnProvider } from "./provider"
+import type { AuthenticatorTransportFuture } from "../../../webauthn/encoding"
+import type { ResolvedWebAuthnProvider } from "../../../webauthn/provider"
 import { defaultCredentialName } from "./users"
 
 /** What a verified registration gives to store. */

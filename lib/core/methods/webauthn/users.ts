@@ -6,7 +6,7 @@ import type { WebAuthnUserInfo } from "../../../providers/types"
 import type { RequestContext } from "../../kernel/context"
 import { sessionContext } from "../../session/context"
 import { signedInUser } from "../../session/principal"
-import type { ResolvedWebAuthnProvider } from "./provider"
+import type { ResolvedWebAuthnProvider } from "../../../webauthn/provider"
 
 /** The user the request is signed in as (through the one door), if any. */
 export function currentUser(ctx: RequestContext): Promise<AdapterUser | null> {

@@ -1,6 +1,6 @@
 /** Loads the optional peer `@simplewebauthn/server` once, with a clear error when it is not installed. */
 import type * as SimpleWebAuthnModule from "@simplewebauthn/server"
-import { InvalidConfig } from "../../../errors"
+import { InvalidConfig } from "../errors"
 
 type SimpleWebAuthnServer = typeof SimpleWebAuthnModule
 

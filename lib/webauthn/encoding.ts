@@ -1,5 +1,5 @@
 /** Credential-id encodings and the stored-authenticator operations of the WebAuthn flows. */
-import type { AdapterAuthenticator, AuthenticatorAdapter } from "../../../storage/adapter"
+import type { AdapterAuthenticator, AuthenticatorAdapter } from "../storage/adapter"
 
 /** Standard base64 (with `+`, `/`, `=`) of a base64url or base64 credential id: how Auth.js stores them. */
 export function toStandardBase64(id: string): string {

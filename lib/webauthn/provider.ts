@@ -1,7 +1,9 @@
 /** Resolves a WebAuthn provider at construction: the `relyingParty` alias, the relying party from config or AUTH_URL. */
-import { InvalidConfig } from "../../../errors"
-import type { RelyingParty, WebAuthnConfig } from "../../../providers/types"
-import type { Env } from "../../kernel/config/env"
+import { InvalidConfig } from "../errors"
+import type { RelyingParty, WebAuthnConfig } from "../providers/types"
+
+/** The environment variables the provider reads (`NODE_ENV`, `AUTH_URL`). */
+export type Env = Record<string, string | undefined>
 
 /** A WebAuthn provider ready for use. `rp` is absent only outside production without config or `AUTH_URL`. */
 export interface ResolvedWebAuthnProvider extends WebAuthnConfig {

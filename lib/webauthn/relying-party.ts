@@ -1,5 +1,4 @@
 /** The relying party a request verifies against: fixed at construction (config or AUTH_URL). */
-import type { RequestContext } from "../../kernel/context"
 import type { ResolvedWebAuthnProvider } from "./provider"
 
 /** The relying party of one ceremony: `id`/`name` for options, every id and origin for verification. */
@@ -12,18 +11,18 @@ export interface ExpectedRelyingParty {
 
 /**
  * The configured relying party; outside production with neither `relyingParty` nor `AUTH_URL`, the origin the
- * request was served under (`ctx.origin`, from the URL the framework resolved, as for every other generated URL).
+ * request was served under (the app origin the core resolved, as for every other generated URL).
  *
  * @example
  * ```ts
- * const rp = expectedRelyingParty(ctx, provider) // { id: "localhost", origins: ["http://localhost:3000"], ... }
+ * const rp = expectedRelyingParty(ctx.origin, provider) // { id: "localhost", origins: ["http://localhost:3000"], ... }
  * ```
  */
-export function expectedRelyingParty(ctx: RequestContext, provider: ResolvedWebAuthnProvider): ExpectedRelyingParty {
+export function expectedRelyingParty(origin: string, provider: ResolvedWebAuthnProvider): ExpectedRelyingParty {
   if (provider.rp) {
     const ids = [...provider.rp.ids]
     return { id: ids[0] as string, name: provider.rp.name, ids, origins: [...provider.rp.origins] }
   }
-  const id = new URL(ctx.origin).hostname
-  return { id, name: id, ids: [id], origins: [ctx.origin] }
+  const id = new URL(origin).hostname
+  return { id, name: id, ids: [id], origins: [origin] }
 }

@@ -1,0 +1,101 @@
+/** The Express request as the core's port: Express's own rules (`trust proxy`, `req.ip`, the body it parsed) stay here. */
+import type { Request, Response as ExpressResponse } from "express"
+import type { AuthConfig } from "../core"
+import type { RequestPort, RequestRead, ServerCallResult } from "../core/pipeline/gatehouse"
+import type { ResolvedConfig } from "../core/pipeline/gatehouse"
+import { readNodeRequest } from "./convert"
+import { isSecureRequest, originOf } from "./origin"
+import type { ExpressAuthOptions } from "./types"
+
+/**
+ * Appends `Set-Cookie` values to `res` (after any the app set); once headers are out, warns
+ * `session-cookie-not-written` instead.
+ */
+export function appendCookies(res: ExpressResponse | undefined, cookies: string[], config: ResolvedConfig): void {
+  if (!res || cookies.length === 0) return
+  if (res.headersSent) {
+    config.logger.warn("session-cookie-not-written")
+    return
+  }
+  const existing = res.getHeader("set-cookie")
+  const list = existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)]
+  res.setHeader("set-cookie", [...list, ...cookies])
+}
+
+/** Whether a server call's first argument is a request (`signIn(req, res, ...)`) rather than its own input. */
+export const isExpressRequest = (value: unknown): value is Request =>
+  typeof (value as { headers?: unknown } | null)?.headers === "object" && typeof (value as Request).method === "string"
+
+/**
+ * Writes a server-side sign-in or sign-out answer: its cookies, then (unless `redirect: false`) the redirect, 302
+ * after a GET and 303 after any other method. Resolves to the URL.
+ */
+export function writeServerCall(
+  req: Request,
+  res: ExpressResponse,
+  result: ServerCallResult,
+  config: ResolvedConfig,
+): string {
+  appendCookies(res, result.setCookies, config)
+  if (result.redirect && !res.headersSent) {
+    res.redirect(req.method === "GET" || req.method === "HEAD" ? 302 : 303, result.url)
+  }
+  return result.url
+}
+
+/** One Express request (and its response, or `req.res`) as the core reads it. */
+export class ExpressPort implements RequestPort {
+  constructor(
+    readonly native: Request,
+    private readonly res?: ExpressResponse,
+  ) {}
+
+  get method(): string {
+    return this.native.method
+  }
+  get cookie(): string | undefined {
+    return this.native.headers.cookie
+  }
+  get target(): string {
+    return this.native.originalUrl
+  }
+  /** The scheme under the app's `trust proxy` setting (never throws). */
+  get https(): boolean {
+    return isSecureRequest(this.native)
+  }
+  get userAgent(): string | undefined {
+    return this.native.headers["user-agent"]
+  }
+  get body(): unknown {
+    return this.native.body as unknown
+  }
+  origin(): string {
+    return originOf(this.native)
+  }
+  headers(): Headers {
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(this.native.headers)) {
+      if (value === undefined || name.startsWith(":")) continue
+      for (const item of Array.isArray(value) ? value : [value]) {
+        try {
+          headers.append(name, item)
+        } catch {
+          // a value Node accepted but the Fetch standard does not: not forwarded
+        }
+      }
+    }
+    return headers
+  }
+  /** `rateLimit.ip(req)` when configured, else `req.ip`, which follows the app's `trust proxy`. */
+  clientIp(config: ResolvedConfig): string | null {
+    const custom = config.rateLimit.ip
+    return (custom ? custom(this.native) : this.native.ip) ?? null
+  }
+  async read(config: ResolvedConfig, userConfig: AuthConfig): Promise<RequestRead> {
+    const { bodyLimit } = userConfig as ExpressAuthOptions
+    return readNodeRequest(this.native, { bodyLimit, authUrl: config.authUrl })
+  }
+  setCookies(values: string[], config: ResolvedConfig): void {
+    appendCookies(this.res ?? this.native.res, values, config)
+  }
+}
