@@ -21,46 +21,27 @@ interface Family {
   matches: (entry: string) => boolean
 }
 
+/** One page for a single entry (`index` is the package itself). */
+function single(entry: string, intro: string): Family {
+  const page = entry === "index" ? "gatehouse-auth" : entry
+  return { page, title: importPath(entry), intro, matches: (e) => e === entry }
+}
+
+/** One page for every entry under `dir/` (`providers/github`, `providers/google`, ...). */
+function folder(dir: string, intro: string): Family {
+  return { page: dir, title: `gatehouse-auth/${dir}/*`, intro, matches: (e) => e.startsWith(`${dir}/`) }
+}
+
 const FAMILIES: Family[] = [
-  {
-    page: "gatehouse-auth",
-    title: "gatehouse-auth",
-    intro: "The main entry: the Express flavour of the initializer and the low-level helpers.",
-    matches: (e) => e === "index",
-  },
-  {
-    page: "web",
-    title: "gatehouse-auth/web",
-    intro: "The Fetch flavour of the initializer.",
-    matches: (e) => e === "web",
-  },
-  { page: "core", title: "gatehouse-auth/core", intro: "The framework-neutral core.", matches: (e) => e === "core" },
-  { page: "jwt", title: "gatehouse-auth/jwt", intro: "The session JWT helpers.", matches: (e) => e === "jwt" },
-  { page: "errors", title: "gatehouse-auth/errors", intro: "Every error class.", matches: (e) => e === "errors" },
-  {
-    page: "providers",
-    title: "gatehouse-auth/providers/*",
-    intro: "One entry per provider factory.",
-    matches: (e) => e.startsWith("providers/"),
-  },
-  {
-    page: "adapters",
-    title: "gatehouse-auth/adapters/*",
-    intro: "The database adapters.",
-    matches: (e) => e.startsWith("adapters/"),
-  },
-  {
-    page: "store",
-    title: "gatehouse-auth/store/*",
-    intro: "The key-value stores.",
-    matches: (e) => e.startsWith("store/"),
-  },
-  {
-    page: "client",
-    title: "gatehouse-auth/client/*",
-    intro: "Browser code, bundled or served by your app.",
-    matches: (e) => e.startsWith("client/"),
-  },
+  single("index", "The main entry: the Express flavour of the initializer and the low-level helpers."),
+  single("web", "The Fetch flavour of the initializer."),
+  single("core", "The framework-neutral core."),
+  single("jwt", "The session JWT helpers."),
+  single("errors", "Every error class."),
+  folder("providers", "One entry per provider factory."),
+  folder("adapters", "The database adapters."),
+  folder("store", "The key-value stores."),
+  folder("client", "Browser code, bundled or served by your app."),
 ]
 
 const KIND_ORDER = ["Functions", "Classes", "Constants", "Types"] as const
