@@ -9,6 +9,8 @@ export default tseslint.config(
       "coverage/**",
       "__tests__/fixtures/*-consumer/**",
       "__tests__/readme/.blocks/**",
+      "docs/.vitepress/dist/**",
+      "docs/.vitepress/cache/**",
       "eslint.config.mjs",
     ],
   },

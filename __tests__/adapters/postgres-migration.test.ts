@@ -1,4 +1,4 @@
-// docs/migrating-from-authjs.md: its SQL copies @auth/pg-adapter's tables into Gatehouse's schema, and a session made
+// docs/guide/migrating-from-authjs.md: its SQL copies @auth/pg-adapter's tables into Gatehouse's schema, and a session made
 // by Auth.js keeps working (same cookie, same token) through Express afterwards.
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -14,7 +14,7 @@ const root = join(__dirname, "../..")
 
 /** The ```sql block of the migration guide, with its schemas renamed to the test's. */
 function migrationSql(source: string, target: string): string {
-  const doc = readFileSync(join(root, "docs/migrating-from-authjs.md"), "utf8")
+  const doc = readFileSync(join(root, "docs/guide/migrating-from-authjs.md"), "utf8")
   const blocks = [...doc.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!)
   expect(blocks).toHaveLength(1)
   return blocks[0]!.replace(/\bpublic\./g, `"${source}".`).replace(/\bgatehouse\./g, `"${target}".`)

@@ -4,6 +4,7 @@ import { builtinModules } from "node:module"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
+import { typeScriptBlocks } from "../docs/markdown"
 
 const root = path.resolve(__dirname, "../..")
 const fixtures = path.join(root, "__tests__/fixtures")
@@ -316,7 +317,7 @@ describe("the packed package", () => {
     }
   }, 120_000)
 
-  it("type-checks every TypeScript block of README.md and docs/migrating-from-authjs.md in a `tsc --init` project", () => {
+  it("type-checks every TypeScript block of README.md and of the pages of docs/ in a `tsc --init` project", () => {
     // A new app as the README's Install section describes it: `npm init -y`, `"type": "module"`, the default
     // tsconfig.json of the pinned TypeScript (strict, exactOptionalPropertyTypes, verbatimModuleSyntax, ...) with
     // Node's types added, and the tarball installed.
@@ -341,26 +342,27 @@ describe("the packed package", () => {
     for (const dependency of new Set([...declared, ...optionalPeers, ...consumerTypes, "@types/pg", "hono"])) {
       link(app, dependency)
     }
-    let count = 0
-    for (const doc of ["README.md", "docs/migrating-from-authjs.md"]) {
-      const text = fs.readFileSync(path.join(root, doc), "utf8")
-      for (const [, code] of text.matchAll(/```ts\n([\s\S]*?)```/g)) {
-        fs.writeFileSync(path.join(app, `${path.basename(doc, ".md")}-${count++}.ts`), code!)
-      }
-    }
-    expect(count).toBeGreaterThanOrEqual(8)
+    const blocks = typeScriptBlocks()
+    blocks.forEach((block, i) => {
+      // Each block is a module of its own, as it would be in the reader's project.
+      fs.writeFileSync(
+        path.join(app, `${path.basename(block.file, ".md")}-${block.line}-${i}.ts`),
+        `${block.code}\nexport {}\n`,
+      )
+    })
+    expect(blocks.length).toBeGreaterThanOrEqual(20)
     const result = run(process.execPath, [tsc, "-p", "tsconfig.json", "--noEmit"], app)
     expect({ status: result.status, output: result.stdout }).toEqual({ status: 0, output: "" })
   }, 180_000)
 
-  it("runs the README's CommonJS block as written in a CommonJS app", async () => {
+  it("runs the CommonJS block of Getting started as written in a CommonJS app", async () => {
     const app = path.join(work, "readme-commonjs")
     fs.mkdirSync(path.join(app, "node_modules"), { recursive: true })
     fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "readme-commonjs", type: "commonjs" }))
     fs.cpSync(unpacked, path.join(app, "node_modules/gatehouse-auth"), { recursive: true })
     for (const dependency of [...Object.keys(packed.dependencies ?? {}), "express"]) link(app, dependency)
-    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
-    const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!)
+    const guide = fs.readFileSync(path.join(root, "docs/getting-started.md"), "utf8")
+    const blocks = [...guide.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!)
     expect(blocks).toHaveLength(1)
     fs.writeFileSync(path.join(app, "app.js"), blocks[0]!)
     const probe = `
