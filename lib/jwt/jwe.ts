@@ -28,6 +28,8 @@ interface PreparedKey {
   readonly enc: KeyObject
   /** The protected header of tokens this key seals, serialised as `jose` does (`alg`, `enc`, `kid`, in that order). */
   readonly header: string
+  /** AL of that header: its length in bits as a 64-bit big-endian integer. */
+  readonly headerBits: Buffer
 }
 
 const IV_BYTES = 16
@@ -53,11 +55,14 @@ function freshIv(): Buffer {
 function prepare(derived: DerivedKey): PreparedKey {
   let known = prepared.get(derived)
   if (!known) {
-    const header = JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: derived.kid })
+    const header = Buffer.from(JSON.stringify({ alg: "dir", enc: "A256CBC-HS512", kid: derived.kid })).toString(
+      "base64url",
+    )
     known = {
       mac: createSecretKey(derived.key.subarray(0, 32)),
       enc: createSecretKey(derived.key.subarray(32, 64)),
-      header: Buffer.from(header).toString("base64url"),
+      header,
+      headerBits: bitLength(header),
     }
     prepared.set(derived, known)
   }
@@ -116,10 +121,15 @@ export function isSessionHeader(header: Readonly<Record<string, unknown>>): bool
   )
 }
 
-// RFC 7518 5.2.2.1 step 5: T = the first 32 bytes of HMAC-SHA-512(MAC_KEY, A || IV || E || AL).
-function tag(key: PreparedKey, aad: string, iv: Buffer, ciphertext: Buffer): Buffer {
+// AL (RFC 7518 5.2.2.1 step 4): the number of bits in the AAD as a 64-bit big-endian integer.
+function bitLength(aad: string): Buffer {
   const al = Buffer.alloc(8)
   al.writeBigUInt64BE(BigInt(aad.length * 8))
+  return al
+}
+
+// RFC 7518 5.2.2.1 step 5: T = the first 32 bytes of HMAC-SHA-512(MAC_KEY, A || IV || E || AL).
+function tag(key: PreparedKey, aad: string, al: Buffer, iv: Buffer, ciphertext: Buffer): Buffer {
   return createHmac("sha512", key.mac).update(aad, "latin1").update(iv).update(ciphertext).update(al).digest()
 }
 
@@ -136,7 +146,7 @@ export function sealSession(derived: DerivedKey, plaintext: string): string {
   const iv = freshIv()
   const cipher = createCipheriv("aes-256-cbc", key.enc, iv)
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
-  const mac = tag(key, key.header, iv, ciphertext).subarray(0, TAG_BYTES)
+  const mac = tag(key, key.header, key.headerBits, iv, ciphertext).subarray(0, TAG_BYTES)
   return `${key.header}..${iv.toString("base64url")}.${ciphertext.toString("base64url")}.${mac.toString("base64url")}`
 }
 
@@ -154,7 +164,7 @@ export function openSession(jwe: CompactJwe, derived: DerivedKey): Buffer | unde
   const key = prepare(derived)
   const [aad, encryptedKey] = jwe.segments as [string, string]
   const [, , iv, ciphertext, given] = jwe.bytes as [Buffer, Buffer, Buffer, Buffer, Buffer]
-  const expected = tag(key, aad, iv, ciphertext).subarray(0, TAG_BYTES)
+  const expected = tag(key, aad, bitLength(aad), iv, ciphertext).subarray(0, TAG_BYTES)
   // Lengths are public: checking them first reveals nothing, and the tag was computed either way.
   const authentic = given.length === TAG_BYTES && timingSafeEqual(expected, given)
   if (!authentic || encryptedKey !== "" || iv.length !== IV_BYTES) return undefined
