@@ -17,6 +17,14 @@ export interface Tampered {
   refusal: "decryption" | "any"
 }
 
+/** The segments that carry bytes (the encrypted key of `dir` is empty), by index in the compact form. */
+const SEGMENTS = [
+  [0, "header"],
+  [2, "iv"],
+  [3, "ciphertext"],
+  [4, "tag"],
+] as const
+
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64url")
 const unb64 = (text: string) => Buffer.from(text, "base64url")
 
@@ -53,12 +61,7 @@ export async function tamperedTokens(valid: string, key: Uint8Array): Promise<Ta
   const withHeader = (fields: Record<string, unknown>) => replace(0, b64(JSON.stringify(fields)))
 
   // Every single-byte flip, in each segment (the encrypted key is empty: any content there is the tamper).
-  for (const [index, label] of [
-    [0, "header"],
-    [2, "iv"],
-    [3, "ciphertext"],
-    [4, "tag"],
-  ] as const) {
+  for (const [index, label] of SEGMENTS) {
     const bytes = unb64(parts[index]!)
     for (let at = 0; at < bytes.length; at++) {
       for (const mask of [0x01, 0x80]) {
@@ -81,12 +84,7 @@ export async function tamperedTokens(valid: string, key: Uint8Array): Promise<Ta
   }
 
   // Truncations: each segment shortened by one character, halved and emptied; the token cut at each dot.
-  for (const [index, label] of [
-    [0, "header"],
-    [2, "iv"],
-    [3, "ciphertext"],
-    [4, "tag"],
-  ] as const) {
+  for (const [index, label] of SEGMENTS) {
     const segment = parts[index]!
     for (const [how, cut] of [
       ["by one", segment.slice(0, -1)],
@@ -127,12 +125,7 @@ export async function tamperedTokens(valid: string, key: Uint8Array): Promise<Ta
   out.push({ name: "three segments (a JWS shape)", token: [header, ciphertext, tag].join("."), refusal: "any" })
 
   // Non-canonical base64url: padding, the standard alphabet, whitespace, unused bits set.
-  for (const [index, label] of [
-    [0, "header"],
-    [2, "iv"],
-    [3, "ciphertext"],
-    [4, "tag"],
-  ] as const) {
+  for (const [index, label] of SEGMENTS) {
     const segment = parts[index]!
     if (segment.length % 4 !== 0) {
       out.push({
