@@ -2,7 +2,7 @@
 // Type errors are caught by `tsc --noEmit` (npm test runs it first), so ts-jest only transpiles.
 import type { Config } from "jest"
 
-const esmOnly = ["jose", "oauth4webapi", "oidc-provider", "nanoid", "@simplewebauthn"].join("|")
+const esmOnly = ["jose", "oauth4webapi", "oidc-provider", "nanoid", "@simplewebauthn", "@auth/core"].join("|")
 
 const config: Config = {
   testEnvironment: "node",

@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process"
 import { hkdfSync } from "node:crypto"
-import { CompactEncrypt, EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from "jose"
+import { EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from "jose"
 import { ROOT, loadPackage } from "./package"
 import { COOKIE_NAME, SECRET } from "./servers"
 
@@ -17,39 +17,6 @@ export interface OpsResult {
   ours: number[]
   /** Operations per second of the jose floor, per round. */
   floor: number[]
-}
-
-/**
- * The name of the {@link jwtOps} result that measures what `jose`'s per-call key import costs an encode: the same
- * WebCrypto work with the key halves imported once against imported on every call.
- */
-export const KEY_IMPORT_COST = "key imports"
-
-/**
- * The WebCrypto work of one A256CBC-HS512 encryption (RFC 7518 section 5.2.2: AES-CBC with the key's second half, then
- * an HMAC-SHA-512 tag with its first half over AAD, IV, ciphertext and the AAD's bit length), given the two halves as
- * imported keys. `jose` does this on every encrypt, after importing both halves (it takes this key only as bytes, so
- * a caller cannot hand it imported keys). No JWE is assembled: this measures the crypto calls, not an encoder.
- */
-async function cbcHmacWork(
-  keys: [CryptoKey, CryptoKey],
-  plaintext: Uint8Array<ArrayBuffer>,
-  aad: Uint8Array,
-): Promise<Uint8Array> {
-  const iv = crypto.getRandomValues(new Uint8Array(16))
-  const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv }, keys[0], plaintext))
-  const bits = new Uint8Array(8)
-  new DataView(bits.buffer).setBigUint64(0, BigInt(aad.length * 8))
-  const macData = Buffer.concat([aad, iv, ciphertext, bits])
-  return new Uint8Array(await crypto.subtle.sign("HMAC", keys[1], macData)).subarray(0, 32)
-}
-
-/** What `jose` does with an A256CBC-HS512 key before every encrypt: import its two halves into WebCrypto. */
-function importKeyHalves(key: Uint8Array<ArrayBuffer>): Promise<[CryptoKey, CryptoKey]> {
-  return Promise.all([
-    crypto.subtle.importKey("raw", key.subarray(32), "AES-CBC", false, ["encrypt"]),
-    crypto.subtle.importKey("raw", key.subarray(0, 32), { name: "HMAC", hash: "SHA-512" }, false, ["sign"]),
-  ])
 }
 
 const TOKEN = { sub: "user-1", name: "Bench User", email: "bench@example.com" }
@@ -97,36 +64,35 @@ async function interleavedRound(
   return [a!, b!]
 }
 
+/** Distinct tokens the decode case cycles through: more than any payload cache keeps, so every decode is fresh. */
+const FRESH_TOKENS = 2048
+
 /**
  * Gatehouse `decode`/`encode` (the secret as the app gives it; derived keys cached inside) against `jose` with a key
- * and `kid` computed once: `jwtDecrypt` with the same algorithms, `EncryptJWT` with the same header and claims. Then
- * the bound of the encode ratio: `jose`'s `CompactEncrypt` with the claims serialised by hand (no JWT builder, no
- * claim checks: the least a `jose`-based encoder can do) against the same `EncryptJWT`. Last, the WebCrypto work of
- * an encrypt with the key halves imported once against imported per call ({@link KEY_IMPORT_COST}): what the imports,
- * which no caller of `jose` can cache, cost an encode.
+ * and `kid` computed once: `jwtDecrypt` with the same algorithms, `EncryptJWT` with the same header and claims. The
+ * decode case cycles through {@link FRESH_TOKENS} distinct tokens on both sides, so it measures a decryption every
+ * time whatever cache a future change adds. Then `getToken` on one cookie, answered from its payload cache after the
+ * first call, against the same `jwtDecrypt` (no target: what an API route calling `getToken` pays).
  */
 export async function jwtOps(msPerRun: number, rounds: number): Promise<OpsResult[]> {
   const key = new Uint8Array(
     hkdfSync("sha256", SECRET, COOKIE_NAME, `Auth.js Generated Encryption Key (${COOKIE_NAME})`, 64),
   )
   const kid = await calculateJwkThumbprint({ kty: "oct", k: base64url.encode(key) }, "sha512")
-  const { encode, decode } = (await loadPackage()).jwt
-  const jwe = await encode({ token: TOKEN, secret: SECRET, salt: COOKIE_NAME })
-  const imported = await importKeyHalves(key)
+  const { encode, decode, getToken } = (await loadPackage()).jwt
+  const tokens: string[] = []
+  for (let i = 0; i < FRESH_TOKENS; i++)
+    tokens.push(await encode({ token: { ...TOKEN, n: i }, secret: SECRET, salt: COOKIE_NAME }))
   const maxAge = 30 * 24 * 60 * 60
-  const issued = Math.floor(Date.now() / 1000)
-  const claims = { ...TOKEN, iat: issued, exp: issued + maxAge, jti: crypto.randomUUID() }
-  const plaintext = new TextEncoder().encode(JSON.stringify(claims))
-  const aad = new TextEncoder().encode(jwe.slice(0, jwe.indexOf(".")))
-  const joseEncode = () => {
-    const now = Math.floor(Date.now() / 1000)
-    return new EncryptJWT({ ...TOKEN })
-      .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid })
-      .setIssuedAt(now)
-      .setExpirationTime(now + maxAge)
-      .setJti(crypto.randomUUID())
-      .encrypt(key)
+  const options = {
+    clockTolerance: 15,
+    keyManagementAlgorithms: ["dir"],
+    contentEncryptionAlgorithms: ["A256CBC-HS512", "A256GCM"],
   }
+  // Each side keeps its own position in the same list, so both decode the same tokens in the same order.
+  let ourNext = 0
+  let floorNext = 0
+  const request = { headers: { cookie: `${COOKIE_NAME}=${tokens[0]!}` } }
 
   const jose = "jose cached key"
   const cases: {
@@ -139,41 +105,32 @@ export async function jwtOps(msPerRun: number, rounds: number): Promise<OpsResul
       name: "decode",
       labels: ["gatehouse", jose],
       ours: async () => {
-        if (!(await decode({ token: jwe, secret: SECRET, salt: COOKIE_NAME }))) throw new Error("decode failed")
+        const token = tokens[ourNext++ % FRESH_TOKENS]!
+        if (!(await decode({ token, secret: SECRET, salt: COOKIE_NAME }))) throw new Error("decode failed")
       },
-      floor: () =>
-        jwtDecrypt(jwe, key, {
-          clockTolerance: 15,
-          keyManagementAlgorithms: ["dir"],
-          contentEncryptionAlgorithms: ["A256CBC-HS512", "A256GCM"],
-        }),
+      floor: () => jwtDecrypt(tokens[floorNext++ % FRESH_TOKENS]!, key, options),
     },
     {
       name: "encode",
       labels: ["gatehouse", jose],
       ours: () => encode({ token: TOKEN, secret: SECRET, salt: COOKIE_NAME }),
-      floor: joseEncode,
-    },
-    {
-      name: "encode bound",
-      labels: ["jose CompactEncrypt", "EncryptJWT"],
-      ours: () => {
+      floor: () => {
         const now = Math.floor(Date.now() / 1000)
-        const claims = { ...TOKEN, iat: now, exp: now + maxAge, jti: crypto.randomUUID() }
-        return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(claims)))
+        return new EncryptJWT({ ...TOKEN })
           .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid })
+          .setIssuedAt(now)
+          .setExpirationTime(now + maxAge)
+          .setJti(crypto.randomUUID())
           .encrypt(key)
       },
-      floor: joseEncode,
     },
     {
-      // The encrypt's WebCrypto calls on a plaintext and AAD of an encode's sizes, with the key halves imported once
-      // against imported on every call as jose does: what caching the imports would save (run.ts sets it against
-      // EncryptJWT's time from the encode case).
-      name: KEY_IMPORT_COST,
-      labels: ["once", "per call"],
-      ours: () => cbcHmacWork(imported, plaintext, aad),
-      floor: async () => cbcHmacWork(await importKeyHalves(key), plaintext, aad),
+      name: "getToken, one cookie",
+      labels: ["gatehouse", jose],
+      ours: async () => {
+        if (!(await getToken({ req: request, secret: SECRET }))) throw new Error("getToken failed")
+      },
+      floor: () => jwtDecrypt(tokens[0]!, key, options),
     },
   ]
   const results: OpsResult[] = []

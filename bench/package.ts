@@ -45,7 +45,7 @@ const load = (specifier: string): Promise<unknown> => import(specifier)
 export interface Package {
   requireAuth: typeof Root.requireAuth
   ExpressAuth: typeof Root.ExpressAuth
-  jwt: Pick<typeof Jwt, "encode" | "decode">
+  jwt: Pick<typeof Jwt, "encode" | "decode" | "getToken">
   Credentials: typeof CredentialsEntry.default
   Nodemailer: typeof NodemailerEntry.default
   PostgresAdapter: typeof PostgresEntry.PostgresAdapter
@@ -87,7 +87,7 @@ export function loadPackage(): Promise<Package> {
     return {
       requireAuth: root.requireAuth,
       ExpressAuth: root.ExpressAuth,
-      jwt: { encode: jwt.encode, decode: jwt.decode },
+      jwt: { encode: jwt.encode, decode: jwt.decode, getToken: jwt.getToken },
       Credentials: credentials.default,
       Nodemailer: nodemailer.default,
       PostgresAdapter: postgres.PostgresAdapter,

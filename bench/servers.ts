@@ -202,9 +202,9 @@ function signInFloorApp(): Express {
 }
 
 /**
- * The ceiling of (h)/(i), not a floor: the least any Express route can do and still issue the same session cookie on
- * `jose` (drain the body unread, one `EncryptJWT` with a cached key, the cookie, `{ url }`), with no CSRF check, no
- * body parsing and no credentials check. h/i can only pass where j/i is above 1.15.
+ * The ceiling of (h)/(i) on `jose`, not a floor: the least any Express route can do and still issue the same session
+ * cookie with `jose` (drain the body unread, one `EncryptJWT` with a cached key, the cookie, `{ url }`), with no CSRF
+ * check, no body parsing and no credentials check. Gatehouse's sign-in encrypts on `node:crypto`, so h/i can pass it.
  */
 function signInBoundApp(): Express {
   const app = express()
@@ -268,7 +268,7 @@ function signInRequest(origin: string, csrf: { token: string; cookie: string }) 
 /**
  * Starts the servers: (a) bare, (b) floor, (c) requireAuth, (d) ExpressAuth `GET /auth/session`, (f) the same route
  * without any cookie, (g) its floor and (k) that floor with the base cookies, (h) the credentials sign-in (POST
- * /auth/callback/credentials after /csrf), (i) its floor and (j) the bound of h/i. Each case has its own app and port.
+ * /auth/callback/credentials after /csrf), (i) its floor and (j) the bound of h/i on jose. Each case has its own app and port.
  */
 export async function startServers(): Promise<BenchServer[]> {
   const gatehouse = await loadPackage()

@@ -72,4 +72,16 @@ describe("seams", () => {
     ])
     expect(filesMatching(/\bkeyedHash\(/)).toEqual(["core/kernel/csrf.ts", "core/kernel/secrets.ts"])
   })
+
+  it("one session JWE step: AES-CBC lives in jwt/jwe.ts only", () => {
+    expect(filesMatching(/aes-256-cbc/)).toEqual(["jwt/jwe.ts"])
+  })
+
+  it("@auth/core is a test oracle only: never imported by lib/, never a runtime or peer dependency", () => {
+    expect(filesMatching(/["']@auth\/core/)).toEqual([])
+    const pkg = JSON.parse(readFileSync(resolve(LIB, "../package.json"), "utf8")) as Record<string, object | undefined>
+    expect(Object.keys(pkg.dependencies ?? {})).not.toContain("@auth/core")
+    expect(Object.keys(pkg.peerDependencies ?? {})).not.toContain("@auth/core")
+    expect(Object.keys(pkg.devDependencies ?? {})).toContain("@auth/core")
+  })
 })

@@ -277,3 +277,11 @@ export function requestArb(options: {
       }
     })
 }
+
+/** Any text: short strings of code units, graphemes and raw bytes, and the interesting values. */
+export const anyText = fc.oneof(
+  fc.string({ maxLength: 200 }),
+  fc.string({ unit: "grapheme", maxLength: 60 }),
+  fc.string({ unit: "binary", maxLength: 60 }),
+  fc.constantFrom(...interesting),
+)

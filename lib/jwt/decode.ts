@@ -1,7 +1,11 @@
-/** `decode`: decrypts and validates a session JWE; the key is chosen among the secrets by the `kid` header. */
+/**
+ * `decode`: decrypts and validates a session JWE; the key is chosen among the secrets by the `kid` header. Tokens with
+ * the session header (`dir` + `A256CBC-HS512`) are opened on `node:crypto` (./jwe.ts); any other header goes to `jose`.
+ */
 import { errors, jwtDecrypt } from "jose"
 import type { CompactJWEHeaderParameters, JWTDecryptOptions } from "jose"
 import type { JWT } from "../models"
+import { isSessionHeader, openSession, parseCompact } from "./jwe"
 import { deriveKey, derivedKeyNow, invalidArgument, toSecretList, type DerivedKey } from "./keys"
 import type { ContentEncryption } from "./keys"
 import type { JWTDecodeParams } from "./types"
@@ -51,16 +55,61 @@ export async function decodeOrThrow<Payload = JWT>(params: JWTDecodeParams): Pro
   if (typeof salt !== "string" || salt.length === 0) throw invalidArgument("salt must be a non-empty string")
   if (typeof token !== "string") throw new Error("invalid token", { cause: { type: typeof token } })
 
+  const jwe = parseCompact(token)
+  if (!jwe) throw new Error("invalid token", { cause: new errors.JWEInvalid("Invalid Compact JWE") })
+  if (!isSessionHeader(jwe.header)) return decodeWithJose<Payload>(token, secrets, salt)
+  const selected = selectKey(jwe.header, secrets, salt)
+  const plaintext = openSession(jwe, selected instanceof Promise ? await selected : selected)
+  // One failure for every way the authentication or the decryption can fail: nothing tells them apart.
+  if (!plaintext) throw new Error("token decryption failed", { cause: new errors.JWEDecryptionFailed() })
+  return validateClaims(plaintext) as Payload
+}
+
+async function decodeWithJose<Payload>(token: string, secrets: readonly string[], salt: string): Promise<Payload> {
   try {
-    const { payload } = await jwtDecrypt(
-      token,
-      (header: CompactJWEHeaderParameters) => selectKey(header, secrets, salt),
-      DECRYPT_OPTIONS,
-    )
+    const selectJoseKey = (header: CompactJWEHeaderParameters) => {
+      const selected = selectKey(header, secrets, salt)
+      return selected instanceof Promise ? selected.then((derived) => derived.key) : selected.key
+    }
+    const { payload } = await jwtDecrypt(token, selectJoseKey, DECRYPT_OPTIONS)
     return payload as Payload
   } catch (err) {
     throw classify(err)
   }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+// The checks `jose`'s `jwtDecrypt` makes with the options above, in its order and with its error classes (as causes).
+function validateClaims(plaintext: Buffer): Record<string, unknown> {
+  let claims: unknown
+  try {
+    claims = JSON.parse(utf8.decode(plaintext))
+  } catch (cause) {
+    throw new Error("invalid token", {
+      cause: new errors.JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause }),
+    })
+  }
+  if (claims === null || typeof claims !== "object" || Array.isArray(claims)) {
+    throw new Error("invalid token", { cause: new errors.JWTInvalid("JWT Claims Set must be a top-level JSON object") })
+  }
+  const set = claims as Record<string, unknown>
+  const now = Math.floor(Date.now() / 1000)
+  const invalid = (claim: string, message: string, reason = "check_failed") =>
+    new Error("token claims invalid", { cause: new errors.JWTClaimValidationFailed(message, set, claim, reason) })
+  for (const claim of ["iat", "nbf", "exp"]) {
+    if (set[claim] !== undefined && typeof set[claim] !== "number") {
+      throw invalid(claim, `"${claim}" claim must be a number`, "invalid")
+    }
+    if (claim === "nbf" && typeof set.nbf === "number" && set.nbf > now + CLOCK_TOLERANCE) {
+      throw invalid("nbf", '"nbf" claim timestamp check failed')
+    }
+  }
+  if (typeof set.exp === "number" && set.exp <= now - CLOCK_TOLERANCE) {
+    const cause = new errors.JWTExpired('"exp" claim timestamp check failed', set, "exp", "check_failed")
+    throw new Error("token expired", { cause })
+  }
+  return set
 }
 
 /**
@@ -82,12 +131,12 @@ export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Pa
 }
 
 // Runs before any part of the token is authenticated, so it only reads `kid` and `enc` and never trusts other headers.
-// Synchronous once the keys are derived (the hot path), so jose resumes without waiting on a derivation.
+// Synchronous once the keys are derived (the hot path), so no derivation is awaited.
 function selectKey(
-  header: CompactJWEHeaderParameters,
+  header: Readonly<Record<string, unknown>>,
   secrets: readonly string[],
   salt: string,
-): Uint8Array | Promise<Uint8Array> {
+): DerivedKey | Promise<DerivedKey> {
   const enc = CONTENT_ENCRYPTION.find((e) => e === header.enc)
   if (enc === undefined) throw new Error("invalid token")
   const known = secrets.map((secret) => derivedKeyNow(secret, salt, enc))
@@ -95,10 +144,10 @@ function selectKey(
   return Promise.all(secrets.map((secret) => deriveKey(secret, salt, enc))).then((keys) => pickKey(header.kid, keys))
 }
 
-function pickKey(kid: string | undefined, keys: readonly DerivedKey[]): Uint8Array {
+function pickKey(kid: unknown, keys: readonly DerivedKey[]): DerivedKey {
   // Tokens without a kid predate key rotation support in the reference: they belong to the first secret.
   const match = kid === undefined ? keys[0] : keys.find((derived) => derived.kid === kid)
-  if (match) return match.key
+  if (match) return match
   // The kid is attacker-chosen: keep only a bounded string of it for the log.
   throw new NoMatchingSecret("no matching decryption secret", {
     cause: { kid: typeof kid === "string" ? kid.slice(0, 128) : typeof kid },

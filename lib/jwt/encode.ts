@@ -1,7 +1,7 @@
 /** `encode`: issues a session JWE in the byte format of Auth.js (`dir` + `A256CBC-HS512`, HKDF key, thumbprint `kid`). */
 import { randomUUID } from "node:crypto"
-import { EncryptJWT } from "jose"
 import type { JWT } from "../models"
+import { sealSession } from "./jwe"
 import { deriveKey, derivedKeyNow, invalidArgument, toSecretList } from "./keys"
 import type { JWTEncodeParams } from "./types"
 
@@ -27,13 +27,16 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
     throw invalidArgument("token must be an object")
   }
 
-  const { key, kid } =
-    derivedKeyNow(current, salt, "A256CBC-HS512") ?? (await deriveKey(current, salt, "A256CBC-HS512"))
+  const derived = derivedKeyNow(current, salt, "A256CBC-HS512") ?? (await deriveKey(current, salt, "A256CBC-HS512"))
   const now = Math.floor(Date.now() / 1000)
-  return new EncryptJWT({ ...(claims as Record<string, unknown>) })
-    .setProtectedHeader({ alg: "dir", enc: "A256CBC-HS512", kid })
-    .setIssuedAt(now)
-    .setExpirationTime(now + maxAge)
-    .setJti(randomUUID())
-    .encrypt(key)
+  // The claims set as `jose`'s JWT builder writes it (and Auth.js with it): a structured clone of the payload, so a
+  // value that cannot be cloned (a function) still throws, then `iat`, `exp` and `jti` set in this order.
+  const payload = structuredClone({ ...(claims as Record<string, unknown>) })
+  payload.iat = now
+  payload.exp = now + maxAge
+  payload.jti = randomUUID()
+  if (typeof payload.nbf === "number" && !Number.isFinite(payload.nbf)) {
+    throw new TypeError('"nbf" claim must be a finite number')
+  }
+  return sealSession(derived, JSON.stringify(payload))
 }

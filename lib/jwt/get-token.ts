@@ -1,7 +1,10 @@
 /** `getToken`: reads the session JWE from a request (chunked cookie, else `Authorization: Bearer`) and decodes it. */
 import { parseCookieHeader, readSessionCookie } from "../cookie-header"
 import { MissingSecret } from "../errors"
+import type { JWT } from "../models"
 import { decodeOrThrow } from "./decode"
+import { toSecretList } from "./keys"
+import { createPayloadCache, type PayloadCache } from "./payload-cache"
 import type { GetTokenParams, GetTokenResult } from "./types"
 
 const SESSION_COOKIE = "authjs.session-token"
@@ -41,7 +44,7 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
   try {
     const decoded = params.decode
       ? await params.decode({ token, secret, salt })
-      : await decodeOrThrow({ token, secret, salt })
+      : await decodeCached(token, toSecretList(secret), salt)
     return (decoded ?? null) as GetTokenResult<R>
   } catch (err) {
     try {
@@ -51,6 +54,33 @@ export async function getToken<R extends boolean = false>(params: GetTokenParams
     }
     return null
   }
+}
+
+// Payloads the built-in decoder accepted, per (salt, secret list), so an API route calling `getToken` on every request
+// pays a lookup as the session read does. At most MAX_CONTEXTS such pairs (a deployment has a few cookie names).
+const MAX_CONTEXTS = 16
+const payloads = new Map<string, PayloadCache<JWT>>()
+
+function payloadsOf(secrets: readonly string[], salt: string): PayloadCache<JWT> {
+  // Each part length-prefixed, so no two (salt, secret list) pairs share an id.
+  const id = [salt, ...secrets].map((part) => `${part.length}:${part}`).join("")
+  let cache = payloads.get(id)
+  if (!cache) {
+    if (payloads.size >= MAX_CONTEXTS) payloads.clear()
+    cache = createPayloadCache<JWT>()
+    payloads.set(id, cache)
+  }
+  return cache
+}
+
+// The cache keeps its own copy and hands out copies: a caller may change the token it gets.
+async function decodeCached(token: string, secrets: readonly string[], salt: string): Promise<JWT | null> {
+  const cache = payloadsOf(secrets, salt)
+  const kept = cache.get(token, Math.floor(Date.now() / 1000))
+  if (kept) return structuredClone(kept)
+  const decoded = await decodeOrThrow({ token, secret: secrets, salt })
+  if (decoded) cache.set(token, structuredClone(decoded), decoded.exp)
+  return decoded
 }
 
 function readToken(headers: HeaderSource | undefined, cookieName: string): string | undefined {

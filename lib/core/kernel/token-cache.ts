@@ -1,7 +1,6 @@
 /** A small cache of decrypted session payloads keyed by the exact cookie value, so hot routes skip the crypto. */
-import type { JWT } from "../kernel/types"
-
-const MAX_ENTRIES = 1000
+import { createPayloadCache, DEFAULT_PAYLOAD_CACHE_ENTRIES } from "../../jwt/payload-cache"
+import type { JWT } from "./types"
 
 export interface SessionCache {
   get(cookieValue: string, nowSeconds: number): JWT | undefined
@@ -19,28 +18,12 @@ export interface SessionCache {
  * cache.get(cookie, Math.floor(Date.now() / 1000))
  * ```
  */
-export function createSessionCache(maxEntries = MAX_ENTRIES): SessionCache {
-  const entries = new Map<string, JWT>()
+export function createSessionCache(maxEntries = DEFAULT_PAYLOAD_CACHE_ENTRIES): SessionCache {
+  const entries = createPayloadCache<JWT>(maxEntries)
   return {
-    get(cookieValue, nowSeconds) {
-      const payload = entries.get(cookieValue)
-      if (!payload) return undefined
-      if (typeof payload.exp !== "number" || payload.exp <= nowSeconds) {
-        entries.delete(cookieValue)
-        return undefined
-      }
-      return payload
-    },
-    set(cookieValue, payload) {
-      if (typeof payload.exp !== "number") return
-      if (entries.size >= maxEntries) {
-        const oldest = entries.keys().next().value
-        if (oldest !== undefined) entries.delete(oldest)
-      }
-      entries.set(cookieValue, Object.freeze({ ...payload }))
-    },
-    clear() {
-      entries.clear()
-    },
+    get: (cookieValue, nowSeconds) => entries.get(cookieValue, nowSeconds),
+    // Frozen: every read of this cookie shares the object, and the callbacks get copies of it.
+    set: (cookieValue, payload) => entries.set(cookieValue, Object.freeze({ ...payload }), payload.exp),
+    clear: () => entries.clear(),
   }
 }
