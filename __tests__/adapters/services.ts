@@ -98,18 +98,17 @@ export function serviceProblem(service: Service): string | undefined {
 }
 
 /**
- * `describe` when the service answers. Otherwise: outside CI, `describe.skip` plus one loud console line; with
- * `CI=true`, a suite whose single test fails with the reason.
+ * `describe` when `reason` is undefined (what the suite needs is there). Otherwise: outside CI, `describe.skip` plus
+ * one loud line; with `CI=true`, a suite whose single test fails with the reason.
  */
-export function describeWithService(service: Service, title: string, body: () => void): void {
-  const reason = serviceProblem(service)
+export function describeUnless(reason: string | undefined, needs: string, title: string, body: () => void): void {
   if (reason === undefined) {
     describe(title, body)
     return
   }
   if (process.env.CI === "true") {
     describe(title, () => {
-      it(`needs ${service.name}`, () => {
+      it(`needs ${needs}`, () => {
         throw new Error(reason)
       })
     })
@@ -118,4 +117,9 @@ export function describeWithService(service: Service, title: string, body: () =>
   // Straight to stderr: jest drops console output of suites whose tests are all skipped when it runs several files.
   process.stderr.write(`\n!!! SKIPPING "${title}": ${reason} (set CI=true to fail instead) !!!\n`)
   describe.skip(title, body)
+}
+
+/** {@link describeUnless} for a database service: runs when it answers and can be used. */
+export function describeWithService(service: Service, title: string, body: () => void): void {
+  describeUnless(serviceProblem(service), service.name, title, body)
 }
