@@ -4,6 +4,7 @@ import type { Pool } from "pg"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
 import type { KeyValueStore } from "../kv"
 import { authenticatorMethods } from "./authenticators"
+import { migrationHinted } from "./query"
 import type { Queryable } from "./query"
 import { quoteSchema } from "./schema"
 import { sessionMethods } from "./sessions"
@@ -61,7 +62,8 @@ function ignoreIdleError(): void {
  * ```
  */
 export function PostgresAdapter(pool: Pool, options: PostgresAdapterOptions = {}): PostgresAdapterInstance {
-  const schema = quoteSchema(options.schema ?? "public")
+  const schemaName = options.schema ?? "public"
+  const schema = quoteSchema(schemaName)
   // An idle pooled connection that the server (or a network hop) drops makes the pool emit "error"; with no listener
   // that crashes the process. The pool discards the broken client by itself and the next query reconnects, and the
   // queries that fail reject (and are logged by the core), so this listener only keeps the process alive.
@@ -71,7 +73,7 @@ export function PostgresAdapter(pool: Pool, options: PostgresAdapterOptions = {}
   // The key-value store always runs on the pool: its writes are single statements and must not roll back with a tx.
   const store = PostgresStore(pool, { schema: options.schema })
   return {
-    ...buildAdapter(pool, schema, store),
+    ...buildAdapter(migrationHinted(pool, schemaName), schema, store),
     async transaction(fn) {
       const client = await pool.connect()
       let broken: Error | undefined
@@ -82,7 +84,7 @@ export function PostgresAdapter(pool: Pool, options: PostgresAdapterOptions = {}
       client.on("error", onError)
       try {
         await client.query("BEGIN")
-        const result = await fn(buildAdapter(client, schema, store))
+        const result = await fn(buildAdapter(migrationHinted(client, schemaName), schema, store))
         await client.query("COMMIT")
         return result
       } catch (error) {
