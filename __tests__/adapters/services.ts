@@ -4,6 +4,8 @@ import { randomBytes } from "node:crypto"
 
 export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 export const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
+/** PgBouncer in transaction pooling mode in front of the PostgreSQL of DATABASE_URL (started by .ci/pgbouncer). */
+export const PGBOUNCER_URL = process.env.PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6432/test"
 
 /** A short random suffix for per-suite schema names and key prefixes. */
 export function randomSuffix(): string {
@@ -26,7 +28,7 @@ export function reachable(url: string, defaultPort: number): boolean {
 }
 
 type Service = {
-  name: "PostgreSQL" | "Redis"
+  name: "PostgreSQL" | "Redis" | "PgBouncer"
   url: string
   defaultPort: number
   /** How to start it, for the skip line. */
@@ -74,6 +76,14 @@ export const POSTGRES: Service = {
   start:
     "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start (Debian), brew services start postgresql (macOS)",
   problem: postgresProblem,
+}
+
+export const PGBOUNCER: Service = {
+  name: "PgBouncer",
+  url: PGBOUNCER_URL,
+  defaultPort: 6432,
+  start: "bash .ci/pgbouncer (Debian's pgbouncer package, transaction pooling, in front of 127.0.0.1:5432)",
+  problem: (url) => (serviceProblem(POSTGRES) === undefined ? postgresProblem(url) : "PostgreSQL is not usable"),
 }
 
 /** How to start a Redis on the host and port of `url`. */

@@ -1,5 +1,6 @@
 // Several instances of one app (issue 14, item 5): three Node processes of the same Express app
-// (fixtures/multi-instance/app.ts) behind a round-robin proxy, sharing PostgreSQL in one run and Redis in the other.
+// (fixtures/multi-instance/app.ts) behind a round-robin proxy, sharing PostgreSQL in one run, PostgreSQL through
+// PgBouncer (transaction pooling) in another, and Redis in the last.
 // A session begun on one instance is read on another and ended on a third; "sign out other devices" and "sign out
 // everywhere" end sessions on all three (database rows, and for JWT sessions the shared store's watermark); a magic
 // link works once across all three; rate limits count across all three (`rateLimit.store: "adapter"`). Also: the
@@ -12,7 +13,16 @@ import { resolve } from "node:path"
 import Redis from "ioredis"
 import { Pool } from "pg"
 import { migrate } from "../../lib/storage/postgres/adapter"
-import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
+import {
+  DATABASE_URL,
+  PGBOUNCER,
+  PGBOUNCER_URL,
+  POSTGRES,
+  REDIS,
+  REDIS_URL,
+  describeWithService,
+  randomSuffix,
+} from "../adapters/services"
 import {
   CACHED_SESSION_COOKIE,
   JWT_SESSION_COOKIE,
@@ -250,6 +260,23 @@ const backends: Backend[] = [
       await migrate(pool, { schema })
       return {
         env: { MI_BACKEND: "postgres", MI_SCHEMA: schema, DATABASE_URL },
+        teardown: async () => {
+          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+          await pool.end()
+        },
+      }
+    },
+  },
+  {
+    // Every query of the three instances through PgBouncer in transaction pooling mode; migrate() runs direct.
+    name: "PostgreSQL through PgBouncer",
+    service: PGBOUNCER,
+    async prepare() {
+      const schema = `gatehouse_instances_${randomSuffix()}`
+      const pool = new Pool({ connectionString: DATABASE_URL, max: 2 })
+      await migrate(pool, { schema })
+      return {
+        env: { MI_BACKEND: "postgres", MI_SCHEMA: schema, DATABASE_URL: PGBOUNCER_URL },
         teardown: async () => {
           await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
           await pool.end()
