@@ -1,6 +1,6 @@
 // Redis adapter on ioredis: records as JSON under a key prefix, indexes kept in step by Lua scripts, TTLs on expiry.
 // The methods live by the contract's groups (users.ts, sessions.ts, authenticators.ts); this file assembles them.
-import type Redis from "ioredis"
+import type { Cluster, Redis } from "ioredis"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
 import { authenticatorMethods } from "./authenticators"
 import { keyLayout } from "./keys"
@@ -8,6 +8,9 @@ import type { RedisContext } from "./keys"
 import { sessionMethods } from "./sessions"
 import { RedisStore } from "./store"
 import { userMethods } from "./users"
+
+/** Whether `client` is an ioredis `Cluster` (its `isCluster` is true; a `Redis` client's is false). */
+const isCluster = (client: Redis | Cluster): client is Cluster => client.isCluster
 
 /** Options of {@link RedisAdapter}. */
 export interface RedisAdapterOptions {
@@ -24,7 +27,8 @@ export interface RedisAdapterOptions {
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
  * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
  * `useVerificationToken` is one `GETDEL` on a key built from identifier and token; `updateAccountTokens` swaps the
- * account record only while it is still the one read. Needs Redis 6.2+; not for Cluster.
+ * account record only while it is still the one read. Needs Redis 6.2+ on one node (with or without replicas): a `Cluster` client is refused with a TypeError (the
+ * key-value store, `RedisStore`, does take one).
  *
  * @example
  * ```ts
@@ -35,9 +39,15 @@ export interface RedisAdapterOptions {
  * ```
  */
 export function RedisAdapter(
-  client: Redis,
+  client: Redis | Cluster,
   options: RedisAdapterOptions = {},
 ): Required<Adapter> & AccountTokenAdapter {
+  // Its scripts keep a record and its indexes in step atomically, which needs every key on one node.
+  if (isCluster(client)) {
+    throw Object.assign(new TypeError("RedisAdapter needs one Redis node, not a Cluster (RedisStore takes a Cluster)"), {
+      code: "ERR_INVALID_ARG_VALUE",
+    })
+  }
   const p = options.prefix ?? "gatehouse:"
   // ioredis reports a lost connection as an "error" event and reconnects by itself; commands issued meanwhile wait
   // (bounded by the core's adapterTimeout) or reject. This listener keeps an unheard event from being printed as
