@@ -3,6 +3,8 @@
 import type { Cluster, Redis } from "ioredis"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
 import { authenticatorMethods } from "./authenticators"
+import { clusterSessionMethods } from "./cluster-sessions"
+import { clusterUserMethods } from "./cluster-users"
 import { keyLayout } from "./keys"
 import type { RedisContext } from "./keys"
 import { sessionMethods } from "./sessions"
@@ -27,8 +29,12 @@ export interface RedisAdapterOptions {
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
  * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
  * `useVerificationToken` is one `GETDEL` on a key built from identifier and token; `updateAccountTokens` swaps the
- * account record only while it is still the one read. Needs Redis 6.2+ on one node (with or without replicas): a `Cluster` client is refused with a TypeError (the
- * key-value store, `RedisStore`, does take one).
+ * account record only while it is still the one read. Needs Redis 6.2+.
+ *
+ * With an ioredis `Cluster` the layout differs (`docs/guide/deploying.md`): a user's keys carry the hash tag
+ * `{<id>}` (`user:{<id>}`, `user-sessions:{<id>}` a sorted set scored by expiry, ...), every script touches one slot,
+ * and what spans two entities runs in steps ordered so that a crash between them grants no access and leaves no
+ * session that revocation cannot find. A single node keeps the layout above: its data needs no migration.
  *
  * @example
  * ```ts
@@ -42,23 +48,19 @@ export function RedisAdapter(
   client: Redis | Cluster,
   options: RedisAdapterOptions = {},
 ): Required<Adapter> & AccountTokenAdapter {
-  // Its scripts keep a record and its indexes in step atomically, which needs every key on one node.
-  if (isCluster(client)) {
-    throw Object.assign(new TypeError("RedisAdapter needs one Redis node, not a Cluster (RedisStore takes a Cluster)"), {
-      code: "ERR_INVALID_ARG_VALUE",
-    })
-  }
   const p = options.prefix ?? "gatehouse:"
   // ioredis reports a lost connection as an "error" event and reconnects by itself; commands issued meanwhile wait
   // (bounded by the core's adapterTimeout) or reject. This listener keeps an unheard event from being printed as
   // "Unhandled error event" on every reconnect attempt.
   if (client.listenerCount("error") === 0) client.on("error", () => undefined)
-  const ctx: RedisContext = { client, p, key: keyLayout(p) }
+  const cluster = isCluster(client)
+  const ctx: RedisContext = { client, p, key: keyLayout(p, cluster) }
+  const methods = { ...userMethods(ctx), ...sessionMethods(ctx), ...authenticatorMethods(ctx) }
   return {
     store: RedisStore(client, { prefix: `${p}kv:` }),
-    ...userMethods(ctx),
-    ...sessionMethods(ctx),
-    ...authenticatorMethods(ctx),
+    ...methods,
+    // On a cluster the methods whose scripts would span slots are replaced by ordered single-slot steps.
+    ...(cluster ? { ...clusterUserMethods(ctx), ...clusterSessionMethods(ctx) } : {}),
   }
 }
 

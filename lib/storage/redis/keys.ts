@@ -1,6 +1,6 @@
 // What the Redis adapter's method groups share: the key layout under the prefix, and records revived from JSON.
 import { createHash } from "node:crypto"
-import type Redis from "ioredis"
+import type { Cluster, Redis } from "ioredis"
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../adapter"
 import { copyAuthenticator, copySession, emailKey, missingUser } from "../internal/models"
 import type { AccountKey } from "../internal/models"
@@ -23,30 +23,34 @@ export const reviveAuthenticator = (json: string): AdapterAuthenticator =>
 
 const sha256 = (value: string): string => createHash("sha256").update(value).digest("hex")
 
-/** The key names under prefix `p` (see `RedisAdapter` for the list). */
-export function keyLayout(p: string) {
+/**
+ * The key names under prefix `p` (see `RedisAdapter` for the list). With `tagged` (the cluster layout) the keys of one
+ * user (record, accounts, sessions, authenticators) carry the hash tag `{<id>}`, so they share one slot.
+ */
+export function keyLayout(p: string, tagged = false) {
   const enc = encodeURIComponent
+  const own = (id: string) => (tagged ? `{${id}}` : id)
   return {
-    user: (id: string) => `${p}user:${id}`,
+    user: (id: string) => `${p}user:${own(id)}`,
     email: (k: string) => `${p}email:${k}`,
     account: (a: AccountKey) => `${p}account:${enc(a.provider)}:${enc(a.providerAccountId)}`,
     session: (token: string) => `${p}session:${token}`,
     token: (identifier: string, token: string) => `${p}vt:${enc(identifier)}:${enc(token)}`,
     authenticator: (id: string) => `${p}authenticator:${id}`,
-    accountsOf: (id: string) => `${p}user-accounts:${id}`,
-    sessionsOf: (id: string) => `${p}user-sessions:${id}`,
+    accountsOf: (id: string) => `${p}user-accounts:${own(id)}`,
+    sessionsOf: (id: string) => `${p}user-sessions:${own(id)}`,
     // Back-channel logout indexes: the OP's session id and subject are hashed, so key names never hold them raw.
     idpSid: (provider: string, sid: string) => `${p}idp-sid:${enc(provider)}:${sha256(sid)}`,
     idpSub: (provider: string, sub: string) => `${p}idp-sub:${enc(provider)}:${sha256(sub)}`,
     // Named in place of an index a session does not join; never written.
     idpNone: `${p}idp-none`,
-    authenticatorsOf: (id: string) => `${p}user-authenticators:${id}`,
+    authenticatorsOf: (id: string) => `${p}user-authenticators:${own(id)}`,
   }
 }
 
 /** The client, the prefix and the key layout every method group works with. */
 export interface RedisContext {
-  client: Redis
+  client: Redis | Cluster
   p: string
   key: ReturnType<typeof keyLayout>
 }
