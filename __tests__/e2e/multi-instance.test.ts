@@ -1,6 +1,6 @@
 // Several instances of one app (issue 14, item 5): three Node processes of the same Express app
 // (fixtures/multi-instance/app.ts) behind a round-robin proxy, sharing PostgreSQL in one run, PostgreSQL through
-// PgBouncer (transaction pooling) in another, and Redis in the last.
+// PgBouncer (transaction pooling) in another, Redis in a third and a Redis Cluster (3 masters + 3 replicas) in the last.
 // A session begun on one instance is read on another and ended on a third; "sign out other devices" and "sign out
 // everywhere" end sessions on all three (database rows, and for JWT sessions the shared store's watermark); a magic
 // link works once across all three; rate limits count across all three (`rateLimit.store: "adapter"`). Also: the
@@ -10,7 +10,7 @@ import { fork, type ChildProcess } from "node:child_process"
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { resolve } from "node:path"
-import Redis from "ioredis"
+import Redis, { Cluster } from "ioredis"
 import { Pool } from "pg"
 import { migrate } from "../../lib/storage/postgres/adapter"
 import {
@@ -19,6 +19,8 @@ import {
   PGBOUNCER_URL,
   POSTGRES,
   REDIS,
+  REDIS_CLUSTER,
+  REDIS_CLUSTER_URL,
   REDIS_URL,
   describeWithService,
   randomSuffix,
@@ -295,6 +297,28 @@ const backends: Backend[] = [
           const client = new Redis(REDIS_URL)
           const keys = await client.keys(`${prefix}*`)
           if (keys.length > 0) await client.del(...keys)
+          await client.quit()
+        },
+      }
+    },
+  },
+  {
+    // The cluster layout: a user's keys in one slot, everything else spread over three masters (with replicas).
+    name: "a Redis Cluster",
+    service: REDIS_CLUSTER,
+    async prepare() {
+      const prefix = `gatehouse-instances-${randomSuffix()}:`
+      return {
+        env: { MI_BACKEND: "redis-cluster", MI_PREFIX: prefix, REDIS_CLUSTER_URL },
+        teardown: async () => {
+          const seed = new URL(REDIS_CLUSTER_URL)
+          const client = new Cluster([{ host: seed.hostname, port: Number(seed.port) }])
+          await Promise.all(
+            client.nodes("master").map(async (node) => {
+              const keys = await node.keys(`${prefix}*`)
+              if (keys.length > 0) await Promise.all(keys.map((key) => node.del(key)))
+            }),
+          )
           await client.quit()
         },
       }
