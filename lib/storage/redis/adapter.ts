@@ -9,15 +9,20 @@ import { keyLayout } from "./keys"
 import type { RedisContext } from "./keys"
 import { sessionMethods } from "./sessions"
 import { RedisStore } from "./store"
+import { checkReplicaWait, isCluster } from "./replicas"
+import type { ReplicaWait } from "./replicas"
 import { userMethods } from "./users"
-
-/** Whether `client` is an ioredis `Cluster` (its `isCluster` is true; a `Redis` client's is false). */
-const isCluster = (client: Redis | Cluster): client is Cluster => client.isCluster
 
 /** Options of {@link RedisAdapter}. */
 export interface RedisAdapterOptions {
   /** Prepended to every key the adapter writes. Default `gatehouse:`. */
   prefix?: string
+  /**
+   * With replicas (a cluster, or a node with replicas behind Sentinel): the writes a failover must not lose (a new
+   * session, a deleted one, a used verification token, a passkey counter, the store's `set`/`setMax`/`consume`) are
+   * acknowledged only once this many replicas have them (`WAIT`); otherwise the call fails. Off by default.
+   */
+  waitForReplicas?: ReplicaWait
 }
 
 /**
@@ -54,10 +59,11 @@ export function RedisAdapter(
   // "Unhandled error event" on every reconnect attempt.
   if (client.listenerCount("error") === 0) client.on("error", () => undefined)
   const cluster = isCluster(client)
-  const ctx: RedisContext = { client, p, key: keyLayout(p, cluster) }
+  const wait = checkReplicaWait(options.waitForReplicas)
+  const ctx: RedisContext = { client, p, key: keyLayout(p, cluster), wait }
   const methods = { ...userMethods(ctx), ...sessionMethods(ctx), ...authenticatorMethods(ctx) }
   return {
-    store: RedisStore(client, { prefix: `${p}kv:` }),
+    store: RedisStore(client, { prefix: `${p}kv:`, waitForReplicas: wait }),
     ...methods,
     // On a cluster the methods whose scripts would span slots are replaced by ordered single-slot steps.
     ...(cluster ? { ...clusterUserMethods(ctx), ...clusterSessionMethods(ctx) } : {}),

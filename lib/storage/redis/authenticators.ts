@@ -1,7 +1,7 @@
 // The Redis adapter's WebAuthn authenticators, with the counter's compare-and-swap.
 import type { AuthenticatorAdapter } from "../adapter"
 import { conflict, copyAuthenticator, notFound } from "../internal/models"
-import { expectOk, reviveAuthenticator } from "./keys"
+import { durable, expectOk, reviveAuthenticator } from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -36,7 +36,9 @@ export function authenticatorMethods(ctx: RedisContext): AuthenticatorAdapter {
           [key.authenticator(credentialID)],
           [newCounter, opts.expected, new Date().toISOString()],
         )
-        return typeof swapped === "string" ? reviveAuthenticator(swapped) : null
+        if (typeof swapped !== "string") return null
+        await durable(ctx, key.authenticator(credentialID))
+        return reviveAuthenticator(swapped)
       }
       const json = await lua.run(client, lua.UPDATE_COUNTER, [key.authenticator(credentialID)], [newCounter])
       if (typeof json !== "string") throw notFound("Authenticator", credentialID)

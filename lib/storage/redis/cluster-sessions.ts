@@ -5,7 +5,7 @@
 import type { SessionAdapter, SessionManagementAdapter, IdpSessionAdapter } from "../adapter"
 import { copySession, missingUser } from "../internal/models"
 import * as c from "./cluster-scripts"
-import { pxat, reviveSession, reviveUser } from "./keys"
+import { durable, pxat, reviveSession, reviveUser } from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -49,6 +49,7 @@ export function clusterSessionMethods(ctx: RedisContext): Methods {
         if (added) await client.zrem(key.sessionsOf(stored.userId), member)
         throw new Error("Session token already exists")
       }
+      await durable(ctx, member)
       return copySession(stored)
     },
     async getSessionAndUser(sessionToken) {
@@ -88,6 +89,7 @@ export function clusterSessionMethods(ctx: RedisContext): Methods {
       const member = key.session(sessionToken)
       const json = await lua.run(client, c.TAKE, [member], [])
       if (typeof json !== "string") return null
+      await durable(ctx, member)
       const deleted = reviveSession(json)
       await client.zrem(key.sessionsOf(deleted.userId), member)
       return deleted
@@ -106,6 +108,7 @@ export function clusterSessionMethods(ctx: RedisContext): Methods {
       const taken = await Promise.all(members.map((member) => lua.run(client, c.TAKE_IF_OWNED, [member], [userId])))
       // Only what was deleted is unlisted: a member whose record is not written yet stays findable.
       const gone = members.filter((_, i) => typeof taken[i] === "string")
+      await Promise.all(gone.map((member) => durable(ctx, member)))
       if (gone.length > 0) await client.zrem(key.sessionsOf(userId), ...gone)
       return gone.length
     },
@@ -119,6 +122,7 @@ export function clusterSessionMethods(ctx: RedisContext): Methods {
       for (const [i, json] of taken.entries()) {
         if (typeof json !== "string") continue
         const session = reviveSession(json)
+        await durable(ctx, members[i]!)
         await client.zrem(key.sessionsOf(session.userId), members[i]!)
         await client.srem(index, members[i]!)
         out.push(session)

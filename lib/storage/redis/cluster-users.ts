@@ -6,7 +6,7 @@
 import type { AccountTokenAdapter, AdapterAccount, AdapterUser, AuthenticatorAdapter, UserAdapter } from "../adapter"
 import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound } from "../internal/models"
 import * as c from "./cluster-scripts"
-import { emailIndex, MAX_RETRIES, reviveAccount, reviveAuthenticator, reviveUser } from "./keys"
+import { durable, emailIndex, MAX_RETRIES, reviveAccount, reviveAuthenticator, reviveUser } from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -80,9 +80,13 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
     throw onExists()
   }
 
-  /** Deletes the records of `members` that still belong to `userId`, each in its own slot. */
+  /** Deletes the records of `members` that still belong to `userId`, each in its own slot (and waits for replicas). */
   const deleteOwned = (members: readonly string[], userId: string) =>
-    Promise.all(members.map((member) => lua.run(client, c.TAKE_IF_OWNED, [member], [userId])))
+    Promise.all(
+      members.map(async (member) => {
+        if (typeof (await lua.run(client, c.TAKE_IF_OWNED, [member], [userId])) === "string") await durable(ctx, member)
+      }),
+    )
 
   return {
     async createUser(user) {

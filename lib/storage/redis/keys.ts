@@ -4,6 +4,8 @@ import type { Cluster, Redis } from "ioredis"
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../adapter"
 import { copyAuthenticator, copySession, emailKey, missingUser } from "../internal/models"
 import type { AccountKey } from "../internal/models"
+import { replicated } from "./replicas"
+import type { ReplicaWait } from "./replicas"
 
 /** How many times an optimistic update or delete retries when a concurrent write changed the record. */
 export const MAX_RETRIES = 100
@@ -53,7 +55,12 @@ export interface RedisContext {
   client: Redis | Cluster
   p: string
   key: ReturnType<typeof keyLayout>
+  /** The adapter's `waitForReplicas`, applied by {@link durable}. */
+  wait?: ReplicaWait
 }
+
+/** After a write that must survive a failover: waits for the replicas of the node owning `key` (when configured). */
+export const durable = (ctx: RedisContext, key: string): Promise<void> => replicated(ctx.client, ctx.wait, key)
 
 /** The email index key of an address, or `""` when there is no email. */
 export function emailIndex(ctx: RedisContext, email: unknown): string {

@@ -1,7 +1,7 @@
 // The Redis adapter's sessions: create/read/slide/delete, management, back-channel logout, email tokens.
 import type { IdpSessionAdapter, SessionAdapter, SessionManagementAdapter, VerificationTokenAdapter } from "../adapter"
 import { copySession, missingUser } from "../internal/models"
-import { expectOk, pxat, reviveSession, reviveToken, reviveUser } from "./keys"
+import { durable, expectOk, pxat, reviveSession, reviveToken, reviveUser } from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -29,6 +29,7 @@ export function sessionMethods(
         [JSON.stringify(stored), pxat(stored.expires), bySid ? "1" : "", bySub ? "1" : ""],
       )
       expectOk(status, stored.userId, () => new Error("Session token already exists"))
+      await durable(ctx, key.session(stored.sessionToken))
       return copySession(stored)
     },
     async getSessionAndUser(sessionToken) {
@@ -55,7 +56,9 @@ export function sessionMethods(
     },
     async deleteSession(sessionToken) {
       const json = await lua.run(client, lua.DELETE_OWNED, [key.session(sessionToken)], [p, "user-sessions"])
-      return typeof json === "string" ? reviveSession(json) : null
+      if (typeof json !== "string") return null
+      await durable(ctx, key.session(sessionToken))
+      return reviveSession(json)
     },
     async listSessionsByUserId(userId) {
       const list = await lua.run(client, lua.LIST_SET, [key.sessionsOf(userId)], [])
@@ -63,12 +66,15 @@ export function sessionMethods(
     },
     async deleteSessions({ userId, exceptToken }) {
       const keep = exceptToken === undefined ? "" : key.session(exceptToken)
-      return Number(await lua.run(client, lua.DELETE_SESSIONS, [key.sessionsOf(userId)], [keep]))
+      const deleted = Number(await lua.run(client, lua.DELETE_SESSIONS, [key.sessionsOf(userId)], [keep]))
+      await durable(ctx, key.sessionsOf(userId))
+      return deleted
     },
     async deleteSessionsByIdp({ provider, idpSid, idpSub }) {
       if (idpSid === undefined && idpSub === undefined) return []
       const index = idpSid !== undefined ? key.idpSid(provider, idpSid) : key.idpSub(provider, idpSub as string)
       const list = await lua.run(client, lua.DELETE_SESSIONS_BY_IDP, [index], [p, provider, idpSid ?? "", idpSub ?? ""])
+      await durable(ctx, index)
       return Array.isArray(list) ? list.map((json) => reviveSession(String(json))) : []
     },
 
@@ -81,6 +87,7 @@ export function sessionMethods(
       // GETDEL is atomic: of two concurrent calls, exactly one receives the value.
       const json = await client.getdel(key.token(identifier, token))
       if (json === null) return null
+      await durable(ctx, key.token(identifier, token))
       const stored = reviveToken(json)
       return stored.identifier === identifier && stored.token === token ? stored : null
     },

@@ -3,11 +3,15 @@ import { createHash } from "node:crypto"
 import type { Cluster, Redis } from "ioredis"
 import type { KeyValueStore, RateLimitStore } from "../kv"
 import { checkKey, checkMaxValue, checkValue, ttlMs } from "../kv"
+import { checkReplicaWait, replicated } from "./replicas"
+import type { ReplicaWait } from "./replicas"
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
   /** Prepended to every key. Default `gatehouse:kv:`. */
   prefix?: string
+  /** Waits for this many replicas after `set`, `setMax` and a won `consume` (see the adapter's option). */
+  waitForReplicas?: ReplicaWait
 }
 
 /**
@@ -61,6 +65,7 @@ const HIT_SHA = createHash("sha1").update(HIT).digest("hex")
 export function RedisStore(client: Redis | Cluster, options: RedisStoreOptions = {}): KeyValueStore & RateLimitStore {
   const prefix = options.prefix ?? "gatehouse:kv:"
   const k = (key: string): string => prefix + checkKey(key)
+  const wait = checkReplicaWait(options.waitForReplicas)
   const script = async (source: string, sha: string, args: Array<string | number>): Promise<unknown> => {
     try {
       return await client.evalsha(sha, 1, ...args)
@@ -79,13 +84,16 @@ export function RedisStore(client: Redis | Cluster, options: RedisStoreOptions =
     },
     async set(key, value, ttlSeconds) {
       await client.set(k(key), checkValue(value), "PX", ttlMs(ttlSeconds))
+      await replicated(client, wait, k(key))
     },
     async setMax(key, value, ttlSeconds) {
       const result = await script(SET_MAX, SET_MAX_SHA, [k(key), String(checkMaxValue(value)), ttlMs(ttlSeconds)])
+      await replicated(client, wait, k(key))
       return Number(result)
     },
     async consume(key, ttlSeconds) {
       const created = await client.set(k(key), "1", "PX", ttlMs(ttlSeconds), "NX")
+      if (created === "OK") await replicated(client, wait, k(key))
       return created === "OK"
     },
     async hit(key, windowSeconds) {

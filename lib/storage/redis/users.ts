@@ -2,7 +2,7 @@
 import type { AccountTokenAdapter, AdapterAccount, AdapterUser, UserAdapter } from "../adapter"
 import { conflict, emailKey, newUserId, notFound } from "../internal/models"
 import { TOKEN_COLUMNS } from "../internal/rows"
-import { emailIndex, expectOk, MAX_RETRIES, reviveAccount, reviveUser } from "./keys"
+import { durable, emailIndex, expectOk, MAX_RETRIES, reviveAccount, reviveUser } from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -66,7 +66,9 @@ export function userMethods(ctx: RedisContext): UserAdapter & AccountTokenAdapte
           [current, emailIndex(ctx, user.email), userId],
         )
         if (status === "missing") return null
-        if (status === "ok") return reviveUser(current)
+        if (status !== "ok") continue
+        await durable(ctx, key.user(userId))
+        return reviveUser(current)
       }
       throw new Error("User delete kept conflicting", { cause: { id: userId } })
     },
