@@ -96,4 +96,18 @@ describeWithService(REDIS_CLUSTER, "Redis adapter on a Redis Cluster", () => {
     await expect(adapter.getUserByEmail("old@example.com")).resolves.toBeNull()
     await expect(adapter.getUserByEmail("new@example.com")).resolves.toMatchObject({ id: "u1" })
   })
+
+  it("waitForReplicas: a write one replica confirms is acknowledged; one that more replicas than exist must confirm fails NOREPLICAS", async () => {
+    const p = `${prefix}wait:`
+    const one = RedisAdapter(client, { prefix: p, waitForReplicas: { replicas: 1, timeoutMs: 1000 } })
+    await one.createUser({ id: "u1", email: null, emailVerified: null })
+    await expect(one.createSession({ sessionToken: "s1", userId: "u1", expires: expires() })).resolves.toMatchObject({
+      sessionToken: "s1",
+    })
+    await expect(one.store.consume("once", 60)).resolves.toBe(true)
+    const two = RedisAdapter(client, { prefix: p, waitForReplicas: { replicas: 2, timeoutMs: 50 } })
+    await expect(two.deleteSession("s1")).rejects.toMatchObject({ code: "NOREPLICAS" })
+    await expect(two.store.set("k", "v", 60)).rejects.toMatchObject({ code: "NOREPLICAS" })
+    expect(() => RedisAdapter(client, { prefix: p, waitForReplicas: { replicas: 0 } })).toThrow(TypeError)
+  })
 })
