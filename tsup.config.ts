@@ -124,6 +124,9 @@ const common: Options = {
   // emptied once below instead.
   clean: false,
   external: alwaysExternal,
+  // ES module output gets `__filename` from `import.meta.url` where a module uses it: the SQLite driver loader
+  // requires its driver synchronously through `createRequire(__filename)` in both formats.
+  shims: true,
 }
 
 export default defineConfig((options) => {

@@ -64,6 +64,18 @@ describe("logger", () => {
     })
   })
 
+  it("keeps a driver's error code visible: SQLSTATE, driver and errno names are not secrets", () => {
+    const codes = ["42P01", "3F000", "SQLITE_CONSTRAINT_UNIQUE", "ERR_SQLITE_ERROR", "ECONNREFUSED"]
+    expect(codes.map((code) => redact({ method: "getUser", code }))).toEqual(
+      codes.map((code) => ({ method: "getUser", code })),
+    )
+    // Authorization codes and anything else under `code` (or a key merely containing it) stay redacted.
+    for (const code of ["SplxlOBeZQQYbYS6WxSbIA", "4/0AX4XfWh", "c", "a1b2c", "ABCDEF1234567890ABCDEF"]) {
+      expect(redact({ code })).toEqual({ code: "[redacted]" })
+    }
+    expect(redact({ code_verifier: "42P01" })).toEqual({ code_verifier: "[redacted]" })
+  })
+
   it("a whole credentials flow logs neither the secret, the password nor the session token", async () => {
     const lines: string[] = []
     const record = (...parts: unknown[]) =>

@@ -1,14 +1,15 @@
 /**
- * `npm run bench:scale`: database sessions at scale. For SQLite, PostgreSQL and Redis, seeds 10,000, 100,000 and
+ * `npm run bench:scale`: database sessions at scale. For SQLite, PostgreSQL (direct, and through PgBouncer in
+ * transaction pooling mode) and Redis, seeds 10,000, 100,000 and
  * 1,000,000 users with one session each (bulk: one SQL statement per batch, a Redis pipeline), and at each size measures
  * a `requireAuth` route with database sessions: requests/s, p99 latency and the RSS of this process (the servers; the
  * load generator runs in a child process), with the in-process session cache off and on (`session.cache`). Prints the
  * ratio of the largest size to the smallest with PASS/MISS (target >= 0.85: flat within 15%) and the RSS spread.
  * Everything it creates is its own (a temporary SQLite file, a schema, a key prefix) and is removed at the end.
  *
- * Environment: BENCH_SCALE_SIZES (default 10000,100000,1000000), BENCH_SCALE_BACKENDS (sqlite,postgres,redis),
+ * Environment: BENCH_SCALE_SIZES (default 10000,100000,1000000), BENCH_SCALE_BACKENDS (sqlite,postgres,pgbouncer,redis),
  * BENCH_DURATION (seconds per run, default 5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_SCALE_CACHE_TTL
- * (seconds, default 5; 0 skips the cached runs), DATABASE_URL, REDIS_URL. See bench/README.md.
+ * (seconds, default 5; 0 skips the cached runs), DATABASE_URL, PGBOUNCER_URL, REDIS_URL. See bench/README.md.
  */
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -32,6 +33,7 @@ import { COOKIE_NAME, SECRET } from "./servers"
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
+const PGBOUNCER_URL = process.env.PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6432/test"
 /** Every seeded session expires this far ahead: no expiry slide (updateAge one day) falls due during a run. */
 const EXPIRES_IN_MS = 30 * 24 * 60 * 60 * 1000
 const BATCH = 10_000
@@ -102,16 +104,21 @@ async function sqliteBackend(): Promise<Backend> {
   }
 }
 
-async function postgresBackend(): Promise<Backend> {
+/** PostgreSQL, seeded directly; the adapter queries it directly or through PgBouncer (transaction pooling). */
+async function postgresBackend(via: "direct" | "pgbouncer" = "direct"): Promise<Backend> {
   const { PostgresAdapter, migrate } = await loadPackage()
   const pool = new Pool({ connectionString: DATABASE_URL, max: 10, connectionTimeoutMillis: 2000 })
   pool.on("error", () => undefined)
   await pool.query("SELECT 1")
+  const served =
+    via === "direct" ? pool : new Pool({ connectionString: PGBOUNCER_URL, max: 10, connectionTimeoutMillis: 2000 })
+  served.on("error", () => undefined)
+  await served.query("SELECT 1")
   const schema = `gatehouse_scale_${randomBytes(6).toString("hex")}`
   await migrate(pool, { schema })
   return {
-    name: "PostgreSQL",
-    adapter: PostgresAdapter(pool, { schema }),
+    name: via === "direct" ? "PostgreSQL" : "PostgreSQL via PgBouncer",
+    adapter: PostgresAdapter(served, { schema }),
     async seed(from, to) {
       const expires = new Date(Date.now() + EXPIRES_IN_MS)
       for (let start = from; start < to; start += BATCH * 10) {
@@ -133,6 +140,7 @@ async function postgresBackend(): Promise<Backend> {
     async cleanup() {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined)
       await pool.end()
+      if (served !== pool) await served.end()
     },
   }
 }
@@ -188,7 +196,8 @@ async function redisBackend(): Promise<Backend> {
 
 const factories: Record<string, () => Promise<Backend>> = {
   sqlite: sqliteBackend,
-  postgres: postgresBackend,
+  postgres: () => postgresBackend("direct"),
+  pgbouncer: () => postgresBackend("pgbouncer"),
   redis: redisBackend,
 }
 
@@ -305,7 +314,7 @@ async function main(): Promise<void> {
     sizes: envList("BENCH_SCALE_SIZES", "10000,100000,1000000")
       .map(Number)
       .sort((a, b) => a - b),
-    backends: envList("BENCH_SCALE_BACKENDS", "sqlite,postgres,redis"),
+    backends: envList("BENCH_SCALE_BACKENDS", "sqlite,postgres,pgbouncer,redis"),
     duration: envNumber("BENCH_DURATION", 5),
     rounds: Math.max(1, Math.round(envNumber("BENCH_ROUNDS", 3))),
     connections: Math.max(1, Math.round(envNumber("BENCH_CONNECTIONS", 10))),

@@ -84,7 +84,15 @@ const sensitiveKey =
   /^(?:.*(?:secret|password|passwd|token|verifier|cookie|authorization|assertion|code|nonce|state|credential).*)$/i
 
 /**
- * Returns a copy of `value` with every sensitive-looking member replaced by `"[redacted]"`.
+ * A driver's or the system's error code, shown although its key is `code`: a SQLSTATE (`42P01`), a driver's name
+ * (`SQLITE_CONSTRAINT_UNIQUE`, `ERR_SQLITE_ERROR`) or an errno name (`ECONNREFUSED`). They name a failure, not a
+ * secret; an OAuth authorization code (long, random, mixed case) never has these shapes.
+ */
+const errorCodeShape = /^(?:[0-9A-Z]{5}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|E[A-Z]{2,15})$/
+
+/**
+ * Returns a copy of `value` with every sensitive-looking member replaced by `"[redacted]"` (a `code` that is an error
+ * code stays).
  *
  * @example
  * ```ts
@@ -100,7 +108,11 @@ export function redact(value: unknown, depth = 0): unknown {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
       out[k] =
-        sensitiveKey.test(k) && v !== undefined && v !== null && typeof v !== "boolean"
+        sensitiveKey.test(k) &&
+        v !== undefined &&
+        v !== null &&
+        typeof v !== "boolean" &&
+        !(k === "code" && typeof v === "string" && errorCodeShape.test(v))
           ? "[redacted]"
           : redact(v, depth + 1)
     }

@@ -4,6 +4,9 @@ import { join } from "node:path"
 import { Pool } from "pg"
 import { PostgresAdapter, POSTGRES_SCHEMA, migrate } from "../../lib/storage/postgres/adapter"
 import PostgresAdapterDefault from "../../lib/storage/postgres/adapter"
+import { PostgresStore } from "../../lib/storage/postgres/store"
+import { wrapAdapter } from "../../lib/core/kernel/config/adapter"
+import { createLogger } from "../../lib/logger"
 import { runAdapterContract } from "./contract"
 import { DATABASE_URL, POSTGRES, describeWithService, randomSuffix } from "./services"
 
@@ -248,6 +251,29 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
     ).rejects.toMatchObject({ code: "adapter_conflict" })
     await expect(adapter.getUser("tx-half")).resolves.toBeNull()
     await expect(adapter.getUserByEmail("tx-half@example.com")).resolves.toBeNull()
+  })
+
+  it("a forgotten migrate: one sentence naming migrate and the schema, the SQLSTATE kept and logged", async () => {
+    const missing = `gatehouse_unmigrated_${randomSuffix()}`
+    const adapter = PostgresAdapter(pool, { schema: missing })
+    const sentence = `Gatehouse's tables are missing or out of date in PostgreSQL schema "${missing}": run migrate(pool, { schema: "${missing}" }) once at start-up`
+    await expect(adapter.getSessionAndUser("token")).rejects.toMatchObject({ message: sentence, code: "42P01" })
+    await expect(PostgresStore(pool, { schema: missing }).get(["k"])).rejects.toMatchObject({ code: "42P01" })
+
+    // Through the core: three log lines, the sentence and the SQLSTATE visible, no stack of library frames.
+    const lines: string[] = []
+    const write = jest.spyOn(process.stderr, "write").mockImplementation((chunk) => lines.push(String(chunk)) > 0)
+    try {
+      const wrapped = wrapAdapter(adapter, createLogger({}))
+      await expect(wrapped.getUser!("u")).rejects.toMatchObject({ cause: { code: "42P01" } })
+    } finally {
+      write.mockRestore()
+    }
+    expect(lines).toEqual([
+      "[gatehouse][error] AdapterError: An adapter call failed\n",
+      `[gatehouse][cause]: Error: ${sentence}\n`,
+      '[gatehouse][details]: {"method":"getUser","code":"42P01"}\n',
+    ])
   })
 
   it("rejects a schema name that is not a plain identifier", () => {

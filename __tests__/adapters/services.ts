@@ -4,6 +4,10 @@ import { randomBytes } from "node:crypto"
 
 export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 export const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
+/** A seed node of the tests' Redis Cluster: 3 masters + 3 replicas on 127.0.0.1:7001-7006 (started by .ci/redis-cluster). */
+export const REDIS_CLUSTER_URL = process.env.REDIS_CLUSTER_URL ?? "redis://127.0.0.1:7001"
+/** PgBouncer in transaction pooling mode in front of the PostgreSQL of DATABASE_URL (started by .ci/pgbouncer). */
+export const PGBOUNCER_URL = process.env.PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6432/test"
 
 /** A short random suffix for per-suite schema names and key prefixes. */
 export function randomSuffix(): string {
@@ -26,7 +30,7 @@ export function reachable(url: string, defaultPort: number): boolean {
 }
 
 type Service = {
-  name: "PostgreSQL" | "Redis"
+  name: "PostgreSQL" | "Redis" | "PgBouncer" | "Redis Cluster"
   url: string
   defaultPort: number
   /** How to start it, for the skip line. */
@@ -76,6 +80,39 @@ export const POSTGRES: Service = {
   problem: postgresProblem,
 }
 
+export const PGBOUNCER: Service = {
+  name: "PgBouncer",
+  url: PGBOUNCER_URL,
+  defaultPort: 6432,
+  start: "bash .ci/pgbouncer (Debian's pgbouncer package, transaction pooling, in front of 127.0.0.1:5432)",
+  problem: (url) => (serviceProblem(POSTGRES) === undefined ? postgresProblem(url) : "PostgreSQL is not usable"),
+}
+
+const clusterProbe = `
+const net = require("node:net")
+const s = net.connect({ host: process.argv[1], port: Number(process.argv[2]) }, () => s.write("CLUSTER INFO\\r\\n"))
+let text = ""
+s.setTimeout(1500, () => process.exit(1))
+s.on("data", (d) => { text += d; if (text.includes("cluster_state:")) { process.stdout.write(/cluster_state:(\\w+)/.exec(text)[1]); process.exit(0) } })
+s.on("error", () => process.exit(1))`
+
+export const REDIS_CLUSTER: Service = {
+  name: "Redis Cluster",
+  url: REDIS_CLUSTER_URL,
+  defaultPort: 7001,
+  start: "bash .ci/redis-cluster (3 masters + 3 replicas on 127.0.0.1:7001-7006)",
+  problem(url) {
+    const { hostname, port } = new URL(url)
+    const result = spawnSync(process.execPath, ["-e", clusterProbe, hostname, port || "7001"], {
+      timeout: 5000,
+      encoding: "utf8",
+    })
+    return result.stdout === "ok"
+      ? undefined
+      : `the node at ${hostname}:${port} is not in a healthy cluster (${result.stdout || "no answer"})`
+  },
+}
+
 /** How to start a Redis on the host and port of `url`. */
 export function redisStart(url: string): string {
   const port = new URL(url).port || "6379"
@@ -98,18 +135,17 @@ export function serviceProblem(service: Service): string | undefined {
 }
 
 /**
- * `describe` when the service answers. Otherwise: outside CI, `describe.skip` plus one loud console line; with
- * `CI=true`, a suite whose single test fails with the reason.
+ * `describe` when `reason` is undefined (what the suite needs is there). Otherwise: outside CI, `describe.skip` plus
+ * one loud line; with `CI=true`, a suite whose single test fails with the reason.
  */
-export function describeWithService(service: Service, title: string, body: () => void): void {
-  const reason = serviceProblem(service)
+export function describeUnless(reason: string | undefined, needs: string, title: string, body: () => void): void {
   if (reason === undefined) {
     describe(title, body)
     return
   }
   if (process.env.CI === "true") {
     describe(title, () => {
-      it(`needs ${service.name}`, () => {
+      it(`needs ${needs}`, () => {
         throw new Error(reason)
       })
     })
@@ -118,4 +154,9 @@ export function describeWithService(service: Service, title: string, body: () =>
   // Straight to stderr: jest drops console output of suites whose tests are all skipped when it runs several files.
   process.stderr.write(`\n!!! SKIPPING "${title}": ${reason} (set CI=true to fail instead) !!!\n`)
   describe.skip(title, body)
+}
+
+/** {@link describeUnless} for a database service: runs when it answers and can be used. */
+export function describeWithService(service: Service, title: string, body: () => void): void {
+  describeUnless(serviceProblem(service), service.name, title, body)
 }

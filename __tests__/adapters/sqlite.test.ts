@@ -1,9 +1,9 @@
 // The SQLite adapter passes the contract on a temporary file, and creates its schema in a new file.
-import { mkdtempSync, rmSync, existsSync } from "node:fs"
+import { mkdtempSync, rmSync, existsSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Database from "better-sqlite3"
-import { SQLiteAdapter } from "../../lib/storage/sqlite/adapter"
+import { SQLiteAdapter, defaultSQLiteDriver } from "../../lib/storage/sqlite/adapter"
 import SQLiteAdapterDefault from "../../lib/storage/sqlite/adapter"
 import { runAdapterContract } from "./contract"
 
@@ -41,6 +41,21 @@ describe("SQLiteAdapter", () => {
       { id: "u1", email: "first@example.com", email_key: "first@example.com" },
     ])
     check.close()
+  })
+
+  it("a file path in a folder that does not exist: the folder is created, for this user only", async () => {
+    const folder = join(dir, "missing", "nested")
+    const adapter = SQLiteAdapter(join(folder, "auth.sqlite"))
+    await adapter.createUser({ id: "u1", email: "nested@example.com", emailVerified: null })
+    expect(existsSync(join(folder, "auth.sqlite"))).toBe(true)
+    expect(statSync(folder).mode & 0o777).toBe(0o700)
+    await expect(adapter.getUserByEmail("NESTED@example.com")).resolves.toMatchObject({ id: "u1" })
+  })
+
+  it("opens the file with the driver named in options, and only that one", () => {
+    expect(defaultSQLiteDriver()).toBe("better-sqlite3")
+    // Node 20 has no node:sqlite: naming it fails to load instead of falling back to another driver.
+    expect(() => SQLiteAdapter(join(dir, "named.sqlite"), { driver: "node:sqlite" })).toThrow(/node:sqlite/)
   })
 
   it("adds the session-management columns to a sessions table created by an earlier version", async () => {

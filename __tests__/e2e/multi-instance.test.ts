@@ -1,5 +1,6 @@
 // Several instances of one app (issue 14, item 5): three Node processes of the same Express app
-// (fixtures/multi-instance/app.ts) behind a round-robin proxy, sharing PostgreSQL in one run and Redis in the other.
+// (fixtures/multi-instance/app.ts) behind a round-robin proxy, sharing PostgreSQL in one run, PostgreSQL through
+// PgBouncer (transaction pooling) in another, Redis in a third and a Redis Cluster (3 masters + 3 replicas) in the last.
 // A session begun on one instance is read on another and ended on a third; "sign out other devices" and "sign out
 // everywhere" end sessions on all three (database rows, and for JWT sessions the shared store's watermark); a magic
 // link works once across all three; rate limits count across all three (`rateLimit.store: "adapter"`). Also: the
@@ -9,10 +10,21 @@ import { fork, type ChildProcess } from "node:child_process"
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { resolve } from "node:path"
-import Redis from "ioredis"
+import Redis, { Cluster } from "ioredis"
 import { Pool } from "pg"
 import { migrate } from "../../lib/storage/postgres/adapter"
-import { DATABASE_URL, POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
+import {
+  DATABASE_URL,
+  PGBOUNCER,
+  PGBOUNCER_URL,
+  POSTGRES,
+  REDIS,
+  REDIS_CLUSTER,
+  REDIS_CLUSTER_URL,
+  REDIS_URL,
+  describeWithService,
+  randomSuffix,
+} from "../adapters/services"
 import {
   CACHED_SESSION_COOKIE,
   JWT_SESSION_COOKIE,
@@ -258,6 +270,23 @@ const backends: Backend[] = [
     },
   },
   {
+    // Every query of the three instances through PgBouncer in transaction pooling mode; migrate() runs direct.
+    name: "PostgreSQL through PgBouncer",
+    service: PGBOUNCER,
+    async prepare() {
+      const schema = `gatehouse_instances_${randomSuffix()}`
+      const pool = new Pool({ connectionString: DATABASE_URL, max: 2 })
+      await migrate(pool, { schema })
+      return {
+        env: { MI_BACKEND: "postgres", MI_SCHEMA: schema, DATABASE_URL: PGBOUNCER_URL },
+        teardown: async () => {
+          await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+          await pool.end()
+        },
+      }
+    },
+  },
+  {
     name: "Redis",
     service: REDIS,
     async prepare() {
@@ -268,6 +297,28 @@ const backends: Backend[] = [
           const client = new Redis(REDIS_URL)
           const keys = await client.keys(`${prefix}*`)
           if (keys.length > 0) await client.del(...keys)
+          await client.quit()
+        },
+      }
+    },
+  },
+  {
+    // The cluster layout: a user's keys in one slot, everything else spread over three masters (with replicas).
+    name: "a Redis Cluster",
+    service: REDIS_CLUSTER,
+    async prepare() {
+      const prefix = `gatehouse-instances-${randomSuffix()}:`
+      return {
+        env: { MI_BACKEND: "redis-cluster", MI_PREFIX: prefix, REDIS_CLUSTER_URL },
+        teardown: async () => {
+          const seed = new URL(REDIS_CLUSTER_URL)
+          const client = new Cluster([{ host: seed.hostname, port: Number(seed.port) }])
+          await Promise.all(
+            client.nodes("master").map(async (node) => {
+              const keys = await node.keys(`${prefix}*`)
+              if (keys.length > 0) await Promise.all(keys.map((key) => node.del(key)))
+            }),
+          )
           await client.quit()
         },
       }

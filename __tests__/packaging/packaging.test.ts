@@ -1,10 +1,12 @@
-// Builds and packs gatehouse-auth, installs the tarball into a CommonJS and an ES module app, and runs their own checks.
+// Builds and packs gatehouse-auth, installs the tarball into a CommonJS and an ES module app, and runs their own checks;
+// then runs the runtime-consumer app on Node, Bun and Deno (./runtimes.ts).
 import { execFileSync, spawnSync } from "node:child_process"
 import { builtinModules } from "node:module"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { typeScriptBlocks } from "../docs/markdown"
+import { runtimeConsumerCases } from "./runtimes"
 
 const root = path.resolve(__dirname, "../..")
 const fixtures = path.join(root, "__tests__/fixtures")
@@ -392,4 +394,6 @@ describe("the packed package", () => {
     },
     120_000,
   )
+
+  runtimeConsumerCases(() => installFixture("runtime-consumer", work, unpacked, packed))
 })

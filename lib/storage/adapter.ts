@@ -223,3 +223,54 @@ export type Adapter = Partial<
 export interface TransactionAdapter {
   transaction<T>(fn: (tx: Adapter) => Promise<T>): Promise<T>
 }
+
+/** Every method name of the contract: the groups of `Adapter`, `updateAccountTokens` and `transaction`. */
+export type AdapterMethod = Exclude<keyof Adapter, "store"> | keyof AccountTokenAdapter | keyof TransactionAdapter
+
+/**
+ * The methods that may delete or change a stored session, or the user a session read answers with. A cache of
+ * `getSessionAndUser` answers (the core's `session.cache`) must drop what each of them touches, or it would serve a
+ * deleted session for its lifetime. `transaction` is here because the writes inside it may be any of the others.
+ */
+export const sessionMutators = [
+  "updateSession",
+  "deleteSession",
+  "deleteSessions",
+  "deleteSessionsByIdp",
+  "updateUser",
+  "deleteUser",
+  "unlinkAccount",
+  "transaction",
+] as const satisfies readonly AdapterMethod[]
+
+/** A method of {@link sessionMutators}. */
+export type SessionMutator = (typeof sessionMutators)[number]
+
+/**
+ * Every other method, each named once: none of them can delete or change a stored session or its user (reads, and
+ * writes of other records). Together with {@link sessionMutators} this lists the whole contract, and the compiler holds
+ * it to that: the `satisfies` clause below wants exactly the methods of {@link AdapterMethod} that are not mutators,
+ * so a method added to any group of the contract fails to compile ("property … is missing") until it is put here or
+ * in `sessionMutators`, and a mutator listed here as well fails too ("may only specify known properties"). That is
+ * how a new session-deleting method cannot be forgotten by the session cache.
+ */
+export const sessionNeutral = {
+  createUser: true,
+  getUser: true,
+  getUserByEmail: true,
+  getUserByAccount: true,
+  linkAccount: true,
+  getAccount: true,
+  updateAccountTokens: true,
+  createSession: true,
+  getSessionAndUser: true,
+  listSessionsByUserId: true,
+  createVerificationToken: true,
+  useVerificationToken: true,
+  getAuthenticator: true,
+  createAuthenticator: true,
+  listAuthenticatorsByUserId: true,
+  updateAuthenticatorCounter: true,
+  deleteAuthenticator: true,
+  updateAuthenticator: true,
+} as const satisfies { readonly [M in Exclude<AdapterMethod, SessionMutator>]: true }

@@ -15,6 +15,15 @@ export interface MemoryStoreOptions {
   production?: boolean
 }
 
+/** Whether `NODE_ENV` is `production`; a runtime that refuses the read (Deno, scoped `--allow-env`) means no. */
+function productionEnv(): boolean {
+  try {
+    return process.env.NODE_ENV === "production"
+  } catch {
+    return false
+  }
+}
+
 interface Entry {
   value: string
   expiresAt: number
@@ -52,7 +61,7 @@ export function MemoryStore(options: MemoryStoreOptions = {}): KeyValueStore & R
   const write = (key: string, entry: Entry, now: number): void => {
     if (!warned) {
       warned = true
-      if (options.production ?? process.env.NODE_ENV === "production") {
+      if (options.production ?? productionEnv()) {
         if (options.warn) options.warn("memory-store-single-process")
         else process.stderr.write("[gatehouse][warn] memory-store-single-process\n")
       }

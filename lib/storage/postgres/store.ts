@@ -1,5 +1,6 @@
 // The PostgreSQL key-value store: table `gatehouse_kv` with an expiry, each operation one atomic statement.
-import type { Pool } from "pg"
+import { migrationHinted } from "./query"
+import type { Queryable } from "./query"
 import { quoteSchema } from "./schema"
 import type { KeyValueStore, RateLimitStore } from "../kv"
 import { checkKey, checkMaxValue, checkValue, ttlMs, windowHit } from "../kv"
@@ -37,23 +38,21 @@ const SWEEP_EVERY_MS = 60_000
  * const store = PostgresStore(pool)
  * ```
  */
-export function PostgresStore(
-  pool: Pick<Pool, "query">,
-  options: PostgresStoreOptions = {},
-): KeyValueStore & RateLimitStore {
+export function PostgresStore(pool: Queryable, options: PostgresStoreOptions = {}): KeyValueStore & RateLimitStore {
   const t = `${quoteSchema(options.schema ?? "public")}.gatehouse_kv`
+  const db = migrationHinted(pool, options.schema ?? "public")
   let nextSweep = 0
   const sweep = async (now: number): Promise<void> => {
     if (now < nextSweep) return
     nextSweep = now + SWEEP_EVERY_MS
-    await pool.query(`DELETE FROM ${t} WHERE expires_at <= $1`, [now])
+    await db.query(`DELETE FROM ${t} WHERE expires_at <= $1`, [now])
   }
 
   return {
     async get(keys) {
       if (keys.length === 0) return []
       keys.forEach(checkKey)
-      const result = await pool.query(`SELECT key, value FROM ${t} WHERE key = ANY($1::text[]) AND expires_at > $2`, [
+      const result = await db.query(`SELECT key, value FROM ${t} WHERE key = ANY($1::text[]) AND expires_at > $2`, [
         keys,
         Date.now(),
       ])
@@ -64,7 +63,7 @@ export function PostgresStore(
     },
     async set(key, value, ttlSeconds) {
       const now = Date.now()
-      await pool.query(
+      await db.query(
         `INSERT INTO ${t} (key, value, expires_at) VALUES ($1, $2, $3)
            ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
         [checkKey(key), checkValue(value), now + ttlMs(ttlSeconds)],
@@ -73,7 +72,7 @@ export function PostgresStore(
     },
     async setMax(key, value, ttlSeconds) {
       const now = Date.now()
-      const result = await pool.query(
+      const result = await db.query(
         `INSERT INTO ${t} AS kv (key, value, expires_at) VALUES ($1, $2, $3)
            ON CONFLICT (key) DO UPDATE SET
              value = CASE
@@ -90,7 +89,7 @@ export function PostgresStore(
     },
     async consume(key, ttlSeconds) {
       const now = Date.now()
-      const result = await pool.query(
+      const result = await db.query(
         `INSERT INTO ${t} AS kv (key, value, expires_at) VALUES ($1, '1', $2)
            ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
              WHERE kv.expires_at <= $3
@@ -104,7 +103,7 @@ export function PostgresStore(
       const now = Date.now()
       // One statement: the row lock orders concurrent hits, so each sees its own count. An expired or non-counter row
       // opens a new window.
-      const result = await pool.query(
+      const result = await db.query(
         `INSERT INTO ${t} AS kv (key, value, expires_at) VALUES ($1, '1', $2)
            ON CONFLICT (key) DO UPDATE SET
              value = CASE WHEN kv.expires_at <= $3 OR kv.value !~ '^[0-9]{1,15}$' THEN '1'
@@ -119,7 +118,7 @@ export function PostgresStore(
       return windowHit(Number(row.value), Number(row.expires_at), now)
     },
     async reset(key) {
-      await pool.query(`DELETE FROM ${t} WHERE key = $1`, [checkKey(key)])
+      await db.query(`DELETE FROM ${t} WHERE key = $1`, [checkKey(key)])
     },
   }
 }

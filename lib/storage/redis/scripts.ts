@@ -1,6 +1,6 @@
 // Lua scripts of the Redis adapter: each runs atomically on the server, so indexes never disagree with records.
 import { createHash } from "node:crypto"
-import type Redis from "ioredis"
+import type { Cluster, Redis } from "ioredis"
 
 /** A script and its SHA-1, run with EVALSHA (falling back to EVAL when the server has not cached it yet). */
 export interface Script {
@@ -8,12 +8,17 @@ export interface Script {
   readonly sha: string
 }
 
-function script(source: string): Script {
+export function script(source: string): Script {
   return { source, sha: createHash("sha1").update(source).digest("hex") }
 }
 
 /** Runs a script with its keys and arguments. */
-export async function run(client: Redis, s: Script, keys: string[], args: Array<string | number>): Promise<unknown> {
+export async function run(
+  client: Redis | Cluster,
+  s: Script,
+  keys: string[],
+  args: Array<string | number>,
+): Promise<unknown> {
   try {
     return await client.evalsha(s.sha, keys.length, ...keys, ...args)
   } catch (error) {

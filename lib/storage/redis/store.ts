@@ -1,13 +1,17 @@
 // The Redis key-value store: plain string keys under a prefix, `SET NX PX` for consume, one Lua script for setMax.
 import { createHash } from "node:crypto"
-import type Redis from "ioredis"
+import type { Cluster, Redis } from "ioredis"
 import type { KeyValueStore, RateLimitStore } from "../kv"
 import { checkKey, checkMaxValue, checkValue, ttlMs } from "../kv"
+import { checkReplicaWait, replicated } from "./replicas"
+import type { ReplicaWait } from "./replicas"
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
   /** Prepended to every key. Default `gatehouse:kv:`. */
   prefix?: string
+  /** Waits for this many replicas after `set`, `setMax` and a won `consume` (see the adapter's option). */
+  waitForReplicas?: ReplicaWait
 }
 
 /**
@@ -46,8 +50,10 @@ return {n, left}`
 const HIT_SHA = createHash("sha1").update(HIT).digest("hex")
 
 /**
- * Creates a store on an ioredis client. `consume` is one `SET key 1 NX PX ttl`, so of concurrent callers exactly one
- * wins, across every process that shares the server; expiry is Redis's own. Needs Redis 6.2+; not for Cluster.
+ * Creates a store on an ioredis client: a `Redis` (one node, with or without replicas) or a `Cluster`. Every operation
+ * touches one key, so each is atomic on a cluster as on one node: `consume` is one `SET key 1 NX PX ttl`, so of
+ * concurrent callers exactly one wins, across every process that shares the data; expiry is Redis's own. On a cluster
+ * `get` of several keys sends one `GET` per key at once (an `MGET` may not span slots). Needs Redis 6.2+.
  *
  * @example
  * ```ts
@@ -56,9 +62,10 @@ const HIT_SHA = createHash("sha1").update(HIT).digest("hex")
  * const store = RedisStore(new Redis(process.env.REDIS_URL!), { prefix: "myapp:kv:" })
  * ```
  */
-export function RedisStore(client: Redis, options: RedisStoreOptions = {}): KeyValueStore & RateLimitStore {
+export function RedisStore(client: Redis | Cluster, options: RedisStoreOptions = {}): KeyValueStore & RateLimitStore {
   const prefix = options.prefix ?? "gatehouse:kv:"
   const k = (key: string): string => prefix + checkKey(key)
+  const wait = checkReplicaWait(options.waitForReplicas)
   const script = async (source: string, sha: string, args: Array<string | number>): Promise<unknown> => {
     try {
       return await client.evalsha(sha, 1, ...args)
@@ -71,17 +78,22 @@ export function RedisStore(client: Redis, options: RedisStoreOptions = {}): KeyV
   return {
     async get(keys) {
       if (keys.length === 0) return []
-      return client.mget(...keys.map(k))
+      const names = keys.map(k)
+      if (client.isCluster && names.length > 1) return Promise.all(names.map((name) => client.get(name)))
+      return client.mget(...names)
     },
     async set(key, value, ttlSeconds) {
       await client.set(k(key), checkValue(value), "PX", ttlMs(ttlSeconds))
+      await replicated(client, wait, k(key))
     },
     async setMax(key, value, ttlSeconds) {
       const result = await script(SET_MAX, SET_MAX_SHA, [k(key), String(checkMaxValue(value)), ttlMs(ttlSeconds)])
+      await replicated(client, wait, k(key))
       return Number(result)
     },
     async consume(key, ttlSeconds) {
       const created = await client.set(k(key), "1", "PX", ttlMs(ttlSeconds), "NX")
+      if (created === "OK") await replicated(client, wait, k(key))
       return created === "OK"
     },
     async hit(key, windowSeconds) {

@@ -1,4 +1,5 @@
-// Minimal typing of the better-sqlite3 constructor: the package ships no types and @types/better-sqlite3 is absent.
+// Minimal typing of the better-sqlite3 constructor for the tests and examples that open a database themselves: the
+// package ships no types and @types/better-sqlite3 is absent. The adapter loads the driver untyped (driver.ts).
 declare module "better-sqlite3" {
   interface Statement {
     run(...params: unknown[]): { changes: number | bigint }

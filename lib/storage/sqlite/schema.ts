@@ -1,6 +1,6 @@
-// The SQLite tables of the adapter and the slice of the better-sqlite3 API it uses.
+// The SQLite tables of the adapter and the slice of the drivers' API it uses.
 
-/** A prepared statement, as better-sqlite3 returns it (only what the adapter calls). */
+/** A prepared statement, as better-sqlite3, `node:sqlite` and `bun:sqlite` return it (only what the adapter calls). */
 export interface SQLiteStatement {
   run(...params: unknown[]): { changes: number | bigint }
   get(...params: unknown[]): unknown
@@ -8,7 +8,8 @@ export interface SQLiteStatement {
 }
 
 /**
- * The part of a better-sqlite3 `Database` the adapter needs. A `new Database(file)` from `better-sqlite3` fits it.
+ * The part of a SQLite database the adapter needs. better-sqlite3's `Database`, `node:sqlite`'s `DatabaseSync` and
+ * `bun:sqlite`'s `Database` fit it.
  */
 export interface SQLiteDatabase {
   prepare(sql: string): SQLiteStatement

@@ -1,4 +1,5 @@
 // The SQLite key-value store: table `gatehouse_kv` with an expiry; each operation one statement or one transaction.
+import { asSQLiteDatabase } from "./driver"
 import type { SQLiteDatabase } from "./schema"
 import type { KeyValueStore, RateLimitStore } from "../kv"
 import { checkKey, checkMaxValue, checkValue, storedInteger, ttlMs, windowHit } from "../kv"
@@ -16,7 +17,8 @@ CREATE INDEX IF NOT EXISTS gatehouse_kv_expires_at ON gatehouse_kv (expires_at);
 const SWEEP_EVERY_MS = 60_000
 
 /**
- * Creates a store on a better-sqlite3 database (the table is created if missing). Statements run synchronously and
+ * Creates a store on a SQLite database: better-sqlite3's, `node:sqlite`'s or `bun:sqlite`'s (the table is created if
+ * missing). Statements run synchronously and
  * `setMax` runs in `BEGIN IMMEDIATE`, so each operation is atomic, also against other processes on the same file.
  *
  * @example
@@ -26,7 +28,8 @@ const SWEEP_EVERY_MS = 60_000
  * const store = SQLiteStore(new Database(".data/auth.sqlite"))
  * ```
  */
-export function SQLiteStore(db: SQLiteDatabase): KeyValueStore & RateLimitStore {
+export function SQLiteStore(database: SQLiteDatabase): KeyValueStore & RateLimitStore {
+  const db = asSQLiteDatabase(database)
   db.exec(SQLITE_KV_SCHEMA)
   const q = {
     get: db.prepare("SELECT value FROM gatehouse_kv WHERE key = ? AND expires_at > ?"),

@@ -41,6 +41,7 @@ const notFoundCodes = new Set(["adapter_not_found", "P2025"])
 const unavailableCodes = new Set([
   ...SOCKET_UNREACHABLE_CODES,
   "SQLITE_BUSY",
+  "NOREPLICAS", // Redis: a write no replica confirmed in time (the adapter's waitForReplicas)
   "57P01", // PostgreSQL admin_shutdown
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now

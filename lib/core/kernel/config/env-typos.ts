@@ -13,6 +13,9 @@ const globalNames = [
   "AUTH_REDIRECT_PROXY_URL",
 ]
 
+/** Whether the environment has already refused to be listed in this process (said once, at debug level). */
+let listingRefused = false
+
 /** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */
 function distance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)])
@@ -41,17 +44,31 @@ export function knownEnvNames(providers: readonly ProviderConfig[]): string[] {
 
 /**
  * Logs an `env-variable-typo` warning for each set `AUTH_*` variable that Gatehouse does not read but that is one or
- * two edits away from one it does (`AUTH_SECERT`, `AUTH_GITHUB_SECERT`), naming both.
+ * two edits away from one it does (`AUTH_SECERT`, `AUTH_GITHUB_SECERT`), naming both. When the runtime refuses to list
+ * the environment (Deno with a scoped `--allow-env`), the check is skipped with one debug line per process.
  *
  * @example
  * ```ts
  * warnEnvTypos({ AUTH_SECERT: "…" }, [], logger) // warns: AUTH_SECERT is not read; did you mean AUTH_SECRET?
  * ```
  */
-export function warnEnvTypos(env: Env, providers: readonly ProviderConfig[], logger: Pick<LoggerInstance, "warn">) {
+export function warnEnvTypos(
+  env: Env,
+  providers: readonly ProviderConfig[],
+  logger: Pick<LoggerInstance, "warn" | "debug">,
+) {
+  let entries: Array<[string, string | undefined]>
+  try {
+    entries = Object.entries(env)
+  } catch (error) {
+    // Deno with `--allow-env` scoped to named variables cannot list the environment: no typo can be seen.
+    if (!listingRefused) logger.debug("env_typo_check_skipped", { reason: (error as Error)?.name })
+    listingRefused = true
+    return
+  }
   const known = knownEnvNames(providers)
   const knownSet = new Set(known)
-  for (const [name, value] of Object.entries(env)) {
+  for (const [name, value] of entries) {
     if (value === undefined || knownSet.has(name) || distance(name.split("_")[0]!.toUpperCase(), "AUTH") > 1) continue
     let best: { name: string; edits: number } | undefined
     for (const candidate of known) {

@@ -6,6 +6,38 @@ import { createLogger, type LoggerInstance } from "../../../logger"
 
 export type Env = Record<string, string | undefined>
 
+/**
+ * A view of `source` (default `process.env`) in which a variable the runtime refuses to read (Deno with
+ * `--allow-env` scoped to other names throws `NotCapable`) reads as unset. Listing the variables is left to fail, so
+ * a caller can tell that it cannot list them.
+ *
+ * @example
+ * ```ts
+ * permittedEnv().AUTH_SECRET_1 // undefined under `deno run --allow-env=AUTH_SECRET`, instead of a throw
+ * ```
+ */
+export function permittedEnv(source: Env = process.env): Env {
+  const read = (name: string | symbol): string | undefined => {
+    try {
+      const value: unknown = Reflect.get(source, name)
+      return typeof value === "string" ? value : undefined
+    } catch {
+      return undefined
+    }
+  }
+  // The proxy stands over an empty object: the runtime's own checks of a proxy's answers consult the target, and
+  // Deno's `process.env` throws there too.
+  return new Proxy({} as Env, {
+    get: (_, name) => read(name),
+    has: (_, name) => read(name) !== undefined,
+    ownKeys: () => Reflect.ownKeys(source),
+    getOwnPropertyDescriptor(_, name) {
+      const value = read(name)
+      return value === undefined ? undefined : { value, enumerable: true, configurable: true, writable: false }
+    },
+  })
+}
+
 /** Parses a boolean-ish env value: `false`/`0`/`no`/`off`/empty are false (the reference counts "false" as true). */
 export function envFlag(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined

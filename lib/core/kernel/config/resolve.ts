@@ -10,7 +10,7 @@ import type { AuthConfig, JWTOptions, SessionOptions } from "../types"
 import { DEFAULT_ADAPTER_TIMEOUT, wrapAdapter } from "./adapter"
 import { defaultCallbacks } from "./callbacks"
 import { wrapEvents } from "./events"
-import { setEnvDefaults, type Env } from "./env"
+import { permittedEnv, setEnvDefaults, type Env } from "./env"
 import { assertIsProvider, resolveProviders } from "./providers"
 import { DEFAULT_HTTP_TIMEOUT } from "../../../oauth/fetch"
 import { adapterStores } from "./stores"
@@ -46,7 +46,7 @@ function normalizeBasePath(basePath: string): string {
  * ```
  */
 export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = {}): ResolvedConfig {
-  const env = options.env ?? process.env
+  const env = options.env ?? permittedEnv(process.env)
   const logger = createLogger({ debug: userConfig.debug, logger: userConfig.logger })
   if (!Array.isArray(userConfig.providers)) {
     const typo = Object.keys(userConfig).find((key) => /^providers?$/i.test(key) && key !== "providers")

@@ -6,7 +6,8 @@
  * through this process (sign-out, revocations, expiry slides, user updates and deletions) drops what it touches at
  * once; a change made by another process or directly in the database is seen after at most `ttl` seconds.
  */
-import type { Adapter, AdapterSession, AdapterUser } from "../../../storage/adapter"
+import { sessionMutators } from "../../../storage/adapter"
+import type { Adapter, AdapterSession, AdapterUser, SessionMutator } from "../../../storage/adapter"
 import { InvalidConfig } from "../../../errors"
 
 /** `session.cache` as the user writes it. */
@@ -93,9 +94,9 @@ type Method = (...args: never[]) => Promise<unknown>
 
 /**
  * Wraps `adapter` with the session cache: `getSessionAndUser` is answered from memory while an entry is younger than
- * `ttl` and its session has not expired; `updateSession`, `deleteSession`, `deleteSessions`, `deleteSessionsByIdp`,
- * `updateUser`, `deleteUser` and `unlinkAccount` drop the entries they may change before they run, and `transaction`
- * drops every entry when it ends. Every other method passes through.
+ * `ttl` and its session has not expired; the contract's `sessionMutators` (`updateSession`, `deleteSession`,
+ * `deleteSessions`, `deleteSessionsByIdp`, `updateUser`, `deleteUser`, `unlinkAccount`) drop the entries they may
+ * change before they run, and `transaction` drops every entry when it ends. Every other method passes through.
  *
  * @example
  * ```ts
@@ -145,24 +146,33 @@ export function cachedSessionAdapter(
       }
       return found
     }) as Method,
-    updateSession: before("updateSession", (patch) => entries.delete((patch as { sessionToken: string }).sessionToken)),
-    deleteSession: before("deleteSession", (key) => entries.delete(key as string)),
-    deleteSessions: before("deleteSessions", (filter) =>
-      dropUser((filter as { userId?: unknown } | undefined)?.userId),
-    ),
+  }
+  // One rule per method of the contract's `sessionMutators`: the mapped type makes a mutator added there without a
+  // rule here a compile error, and the loop below wraps exactly the listed methods.
+  const drops: { readonly [M in SessionMutator]: (...args: unknown[]) => void } = {
+    updateSession: (patch) => entries.delete((patch as { sessionToken: string }).sessionToken),
+    deleteSession: (key) => entries.delete(key as string),
+    deleteSessions: (filter) => dropUser((filter as { userId?: unknown } | undefined)?.userId),
     // Which sessions an IdP logout names is known only to the adapter: drop everything.
-    deleteSessionsByIdp: before("deleteSessionsByIdp", () => entries.clear()),
-    updateUser: before("updateUser", (user) => dropUser((user as { id?: unknown }).id)),
-    deleteUser: before("deleteUser", (userId) => dropUser(userId)),
-    unlinkAccount: before("unlinkAccount", () => entries.clear()),
+    deleteSessionsByIdp: () => entries.clear(),
+    updateUser: (user) => dropUser((user as { id?: unknown }).id),
+    deleteUser: (userId) => dropUser(userId),
+    unlinkAccount: () => entries.clear(),
     // Writes inside a transaction go through the transaction's own adapter: drop everything once it has ended.
-    transaction: (async (fn: never) => {
-      try {
-        return await source.transaction!(fn)
-      } finally {
-        entries.clear()
-      }
-    }) as Method,
+    transaction: () => entries.clear(),
+  }
+  for (const name of sessionMutators) {
+    const drop = drops[name]
+    overrides[name] =
+      name === "transaction"
+        ? ((async (fn: never) => {
+            try {
+              return await source.transaction!(fn)
+            } finally {
+              drop()
+            }
+          }) as Method)
+        : before(name, drop)
   }
   const out: Record<string, unknown> = Object.fromEntries(all)
   for (const [name, method] of Object.entries(overrides)) {

@@ -1,0 +1,78 @@
+// What the Redis adapter's method groups share: the key layout under the prefix, and records revived from JSON.
+import { createHash } from "node:crypto"
+import type { Cluster, Redis } from "ioredis"
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../adapter"
+import { copyAuthenticator, copySession, emailKey, missingUser } from "../internal/models"
+import type { AccountKey } from "../internal/models"
+import { replicated } from "./replicas"
+import type { ReplicaWait } from "./replicas"
+
+/** How many times an optimistic update or delete retries when a concurrent write changed the record. */
+export const MAX_RETRIES = 100
+
+export const reviveUser = (json: string): AdapterUser => {
+  const user = JSON.parse(json) as AdapterUser
+  return { ...user, emailVerified: user.emailVerified ? new Date(user.emailVerified as unknown as string) : null }
+}
+export const reviveSession = (json: string): AdapterSession => copySession(JSON.parse(json) as AdapterSession)
+export const reviveToken = (json: string): VerificationToken => {
+  const token = JSON.parse(json) as VerificationToken
+  return { identifier: token.identifier, token: token.token, expires: new Date(token.expires) }
+}
+export const reviveAccount = (json: string): AdapterAccount => JSON.parse(json) as AdapterAccount
+export const reviveAuthenticator = (json: string): AdapterAuthenticator =>
+  copyAuthenticator(JSON.parse(json) as AdapterAuthenticator)
+
+const sha256 = (value: string): string => createHash("sha256").update(value).digest("hex")
+
+/**
+ * The key names under prefix `p` (see `RedisAdapter` for the list). With `tagged` (the cluster layout) the keys of one
+ * user (record, accounts, sessions, authenticators) carry the hash tag `{<id>}`, so they share one slot.
+ */
+export function keyLayout(p: string, tagged = false) {
+  const enc = encodeURIComponent
+  const own = (id: string) => (tagged ? `{${id}}` : id)
+  return {
+    user: (id: string) => `${p}user:${own(id)}`,
+    email: (k: string) => `${p}email:${k}`,
+    account: (a: AccountKey) => `${p}account:${enc(a.provider)}:${enc(a.providerAccountId)}`,
+    session: (token: string) => `${p}session:${token}`,
+    token: (identifier: string, token: string) => `${p}vt:${enc(identifier)}:${enc(token)}`,
+    authenticator: (id: string) => `${p}authenticator:${id}`,
+    accountsOf: (id: string) => `${p}user-accounts:${own(id)}`,
+    sessionsOf: (id: string) => `${p}user-sessions:${own(id)}`,
+    // Back-channel logout indexes: the OP's session id and subject are hashed, so key names never hold them raw.
+    idpSid: (provider: string, sid: string) => `${p}idp-sid:${enc(provider)}:${sha256(sid)}`,
+    idpSub: (provider: string, sub: string) => `${p}idp-sub:${enc(provider)}:${sha256(sub)}`,
+    // Named in place of an index a session does not join; never written.
+    idpNone: `${p}idp-none`,
+    authenticatorsOf: (id: string) => `${p}user-authenticators:${own(id)}`,
+  }
+}
+
+/** The client, the prefix and the key layout every method group works with. */
+export interface RedisContext {
+  client: Redis | Cluster
+  p: string
+  key: ReturnType<typeof keyLayout>
+  /** The adapter's `waitForReplicas`, applied by {@link durable}. */
+  wait?: ReplicaWait
+}
+
+/** After a write that must survive a failover: waits for the replicas of the node owning `key` (when configured). */
+export const durable = (ctx: RedisContext, key: string): Promise<void> => replicated(ctx.client, ctx.wait, key)
+
+/** The email index key of an address, or `""` when there is no email. */
+export function emailIndex(ctx: RedisContext, email: unknown): string {
+  const k = emailKey(email)
+  return k === null ? "" : ctx.key.email(k)
+}
+
+/** A record's expiry as the epoch milliseconds of `PXAT`. */
+export const pxat = (date: Date): number => new Date(date).getTime()
+
+/** Turns a create script's status into the adapters' fixed errors. */
+export function expectOk(status: unknown, userId: string, onExists: () => Error): void {
+  if (status === "user") throw missingUser(userId)
+  if (status === "exists") throw onExists()
+}
