@@ -9,6 +9,7 @@ import type { Session } from "../core/kernel/types"
 import { sendWebResponse } from "./convert"
 import type { Identity } from "./identity"
 import { originOf } from "./origin"
+import { routedTarget, routingOf } from "./routed-path"
 
 export interface GateOptions extends AccessOptions {
   /** Extra check on an authenticated request; `false` answers 403. */
@@ -66,7 +67,9 @@ function headersOf(req: Request): Headers {
 
 /**
  * Runs the deny rule for `req`. Resolves `true` when the request may go on (`next()`); otherwise the answer was sent.
- * Throws an `HttpError` 400 when the request has no valid origin (a `Host` header `new URL()` rejects).
+ * `authorized` decides on the path Express routes, folded by the app's routing settings. Throws an `HttpError` 400
+ * when the request has no valid origin (a `Host` header `new URL()` rejects), or a path a URL parser would rewrite
+ * (dot segments, raw or percent-encoded): Express routes such a path as it is spelled.
  *
  * @example
  * ```ts
@@ -99,9 +102,11 @@ export async function gate(
     return authorizeOption(() => headersOf(req))
   }
 
-  const url = new URL(`${originOf(req, resolved.authUrl)}${req.originalUrl}`)
+  const { path, search } = routedTarget(req.originalUrl)
+  const url = new URL(`${originOf(req, resolved.authUrl)}${path}${search}`)
   const headers = headersOf(req)
-  const verdict = await decideAccess(resolved, session, { url, method: req.method, headers, req }, options)
+  const routing = routingOf(req)
+  const verdict = await decideAccess(resolved, session, { url, method: req.method, headers, req, routing }, options)
   if (verdict.kind === "pass") return authorizeOption(() => headers)
   if (verdict.kind === "response") {
     await sendWebResponse(verdict.response, res)
