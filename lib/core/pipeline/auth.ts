@@ -1,5 +1,12 @@
 /** `Auth(request, config)`: the core pipeline from a Web Request to a Web Response. */
-import { AuthError, CredentialsSignin, InvalidCallbackUrl, RateLimited, isServiceUnavailable } from "../../errors"
+import {
+  AuthError,
+  CredentialsSignin,
+  InvalidCallbackUrl,
+  InvalidRequest,
+  RateLimited,
+  isServiceUnavailable,
+} from "../../errors"
 import { createLogger } from "../../logger"
 import type { ResolvedConfig } from "../kernel/config/types"
 import { sharedRuntime, type ConfigRuntime } from "./gatehouse"
@@ -118,9 +125,14 @@ async function answer(
       for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
       return response
     }
+    // A field of the wrong shape (a JSON array where a login name belongs) is the client's mistake, like a malformed
+    // body: 400, on a page route too.
+    const malformed = error instanceof InvalidRequest && status === 400
     const response = jsonAnswer
       ? jsonError(policy.jsonErrorBody, error, status)
-      : errorRedirect(config, authRequest, error, returnRedirect)
+      : malformed
+        ? json(400, { error: error.type })
+        : errorRedirect(config, authRequest, error, returnRedirect)
     for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
     return response
   }

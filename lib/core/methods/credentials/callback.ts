@@ -8,7 +8,7 @@ import { requestWithParsedBody, type RequestContext } from "../../kernel/context
 import type { AuthResult } from "../../kernel/response"
 import type { Account, User } from "../../kernel/types"
 import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
-import { accountIdentifier, limitIdentifier, resetIdentifier } from "../../kernel/rate-limit/enforce"
+import { accountSubjects, limitIdentifier, resetIdentifier } from "../../kernel/rate-limit/enforce"
 import { checkSealer } from "../../kernel/checks"
 
 /** The sealer binding of the refill cookie: one per provider. */
@@ -119,13 +119,13 @@ async function databaseUser(ctx: RequestContext, user: User): Promise<AdapterUse
  */
 export async function credentialsCallback(ctx: RequestContext, provider: CredentialsConfig): Promise<AuthResult> {
   // `credentials-account`: every attempt is counted before `authorize` (atomically, so parallel guesses cannot slip
-  // through) and a success resets the count; so it counts failures, and the 11th attempt after 10 is refused unseen.
-  // Its long counter caps consecutive failures at 100 per 24 h (E.2 rule 2).
-  const identifier = accountIdentifier(ctx.request.body)
-  if (identifier !== undefined) {
+  // through), against every account it names, and a success resets the counts; so it counts failures, and the 11th
+  // attempt after 10 is refused unseen. Its long counter caps consecutive failures at 100 per 24 h (E.2 rule 2).
+  const subjects = accountSubjects(provider, ctx.request.body)
+  for (const subject of subjects) {
     const verdict =
-      (await limitIdentifier(ctx, "credentials-account", identifier)) ??
-      (await limitIdentifier(ctx, "credentials-account", identifier, "long"))
+      (await limitIdentifier(ctx, "credentials-account", subject)) ??
+      (await limitIdentifier(ctx, "credentials-account", subject, "long"))
     if (verdict) throw ctx.config.rateLimit.refuse(verdict)
   }
   let authorized: User
@@ -135,9 +135,9 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
     if (error instanceof CredentialsSignin) await rememberRejectedFields(ctx, provider)
     throw error
   }
-  if (identifier !== undefined) {
-    await resetIdentifier(ctx, "credentials-account", identifier)
-    await resetIdentifier(ctx, "credentials-account", identifier, "long")
+  for (const subject of subjects) {
+    await resetIdentifier(ctx, "credentials-account", subject)
+    await resetIdentifier(ctx, "credentials-account", subject, "long")
   }
   let user: User = { ...authorized, id: authorized.id ? String(authorized.id) : randomUUID() }
   const account: Account = { providerAccountId: String(user.id), type: "credentials", provider: provider.id }
