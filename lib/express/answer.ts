@@ -6,7 +6,7 @@ import type { Request } from "express"
 import { cookielessSessionRead, handleAuthRequestSerialized } from "../core/pipeline/auth"
 import type { ResolvedConfig } from "../core/kernel/config/types"
 import type { ConfigRuntime } from "../core/pipeline/gatehouse"
-import { sourceOfBytes } from "../core/kernel/request"
+import { routeBodyLimit, sourceOfBytes } from "../core/kernel/request"
 import { readNodeRequest, webRequestOf } from "./convert"
 import { originOf } from "./origin"
 
@@ -36,7 +36,12 @@ function isCookielessSessionRead(req: Request, resolved: ResolvedConfig): boolea
 /** The pipeline's answer to any other request, read once (the Web `Request` is built only if a callback asks). */
 async function pipelineAnswer(req: Request, resolved: ResolvedConfig, runtime: ConfigRuntime) {
   const { bodyLimit } = runtime.config as ExpressAuthOptions
-  const parts = await readNodeRequest(req, { bodyLimit, authUrl: resolved.authUrl })
+  const parts = await readNodeRequest(req, {
+    bodyLimit,
+    authUrl: resolved.authUrl,
+    // A route with its own cap (back-channel logout: 16 KB) is not read past it, whatever the body declares.
+    capFor: (method, url) => routeBodyLimit(method, url.pathname, resolved.basePath),
+  })
   const source = sourceOfBytes(parts.method, parts.url, parts.headers, parts.body)
   return handleAuthRequestSerialized({ source, webRequest: () => webRequestOf(parts) }, resolved, {
     sessionCache: runtime.sessionCache,
