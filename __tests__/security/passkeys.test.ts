@@ -116,3 +116,95 @@ describe("a phishing relay's own Origin header is never an expected origin", () 
     expect(recorder.sessionsCreated).toBe(0)
   })
 })
+
+/** The shape of a JSON value: its keys, nesting and value types, not the values. */
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shapeOf)
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shapeOf(item)]))
+  }
+  return value === null ? "null" : typeof value
+}
+
+/** The adapter with every call recorded by method name, in order. */
+function recorded(adapter: ReturnType<typeof MemoryAdapter>, calls: string[]): ReturnType<typeof MemoryAdapter> {
+  return new Proxy(adapter, {
+    get(target, name, receiver) {
+      const member = Reflect.get(target, name, receiver) as unknown
+      if (typeof member !== "function") return member
+      return (...args: unknown[]) => {
+        calls.push(String(name))
+        return (member as (...a: unknown[]) => unknown).apply(target, args)
+      }
+    },
+  })
+}
+
+describe("B.2 rule 8: registration options for a known address, asked by nobody signed in", () => {
+  async function setup(factory?: typeof Passkey, providerId = "passkey") {
+    const calls: string[] = []
+    const adapter = MemoryAdapter()
+    const { config } = passkeyConfig(recorded(adapter, calls), factory ? { factory } : {})
+    // Ada has an account and a passkey.
+    const registered = await new Client(config, providerId).register(
+      newAuthenticator(),
+      `email=${encodeURIComponent(email)}`,
+    )
+    if (location(registered) !== RP_ORIGIN) throw new Error("sign-up failed")
+    return { adapter, config, calls }
+  }
+
+  async function ask(
+    config: ReturnType<typeof passkeyConfig>["config"],
+    calls: string[],
+    address: string,
+    providerId = "passkey",
+  ) {
+    calls.length = 0
+    const client = new Client(config, providerId)
+    const answer = await client.options(`action=register&email=${encodeURIComponent(address)}`)
+    return { client, answer, calls: [...calls], cookie: answer.response.headers.getSetCookie() }
+  }
+
+  it("answers exactly like an unknown address: same status, shape, cookie and adapter work", async () => {
+    const { config, calls } = await setup()
+    const known = await ask(config, calls, email)
+    const unknown = await ask(config, calls, "nobody@example.com")
+
+    expect(known.answer.status).toBe(200)
+    expect(unknown.answer.status).toBe(200)
+    expect(shapeOf(known.answer.body)).toEqual(shapeOf(unknown.answer.body))
+    const options = known.answer.body.options as unknown as {
+      excludeCredentials: unknown
+      user: Record<string, string>
+    }
+    expect(known.answer.body.action).toBe("register")
+    expect(options.excludeCredentials).toEqual([])
+    expect(options.user.name).toBe(email)
+    expect(options.user.displayName).toBe(email)
+    // The same adapter calls, in the same order (the lookup of the address, the challenge record).
+    expect(known.calls).toEqual(unknown.calls)
+    expect(known.calls.length).toBeGreaterThan(0)
+    const attributes = (lines: string[]) => lines.map((line) => line.replace(/=[^;]*/, "=<value>"))
+    expect(attributes(known.cookie)).toEqual(attributes(unknown.cookie))
+  })
+
+  it("the ceremony then fails at the callback: no passkey is added to the existing account", async () => {
+    const { adapter, config } = await setup()
+    const user = (await adapter.getUserByEmail(email))!
+    const before = await adapter.listAuthenticatorsByUserId(user.id)
+    const client = new Client(config)
+    const response = await client.register(newAuthenticator(), `email=${encodeURIComponent(email)}`)
+    expect(location(response)).toBe(`${RP_ORIGIN}/auth/signin?error=AccountNotLinked`)
+    expect(client.cookies[SESSION_COOKIE]).toBeUndefined()
+    expect(await adapter.listAuthenticatorsByUserId(user.id)).toEqual(before)
+  })
+
+  it("the webauthn provider keeps the Auth.js answer (400) for a known address", async () => {
+    const { default: WebAuthn } = await import("../../lib/providers/webauthn")
+    const { config, calls } = await setup(WebAuthn as unknown as typeof Passkey, "webauthn")
+    const known = await ask(config, calls, email, "webauthn")
+    expect(known.answer.status).toBe(400)
+    expect(known.answer.body).toEqual({ error: "Invalid request" })
+  })
+})
