@@ -37,10 +37,28 @@ function refillable(provider: Pick<CredentialsConfig, "credentials">, body: Reco
 }
 
 /**
- * After a rejected credentials sign-in: seal the form's non-password fields into a 5-minute cookie the built-in
- * sign-in page reads once, so the user retypes only the password. The cookie is kept on the error answer.
+ * Whether the answer to a rejected attempt takes this browser to the built-in sign-in page: no custom
+ * `pages.signIn`, and a form the browser posted itself (a form content type, no `X-Auth-Return-Redirect`, no JSON,
+ * not a `fetch()`). A script such as the Auth.js client's `signIn("credentials", { redirect: false })` gets a URL back
+ * and never shows the built-in form, so nothing is kept for it.
+ */
+function showsBuiltInForm(ctx: RequestContext): boolean {
+  if (ctx.config.pages.signIn) return false
+  const { headers } = ctx.request
+  if (headers.has("X-Auth-Return-Redirect")) return false
+  const mode = headers.get("sec-fetch-mode")
+  if (mode !== null && mode !== "navigate") return false
+  const type = (headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
+  return type === "application/x-www-form-urlencoded" || type === "multipart/form-data"
+}
+
+/**
+ * After a rejected credentials sign-in whose answer is the built-in sign-in page: seal the form's non-password fields
+ * into a 5-minute cookie that page reads once, so the user retypes only the password. The cookie is kept on the error
+ * answer.
  */
 async function rememberRejectedFields(ctx: RequestContext, provider: CredentialsConfig): Promise<void> {
+  if (!showsBuiltInForm(ctx)) return
   const fields = refillable(provider, ctx.request.body ?? {})
   if (Object.keys(fields).length === 0) return
   const { name, options } = ctx.cookies.credentialsRefill
@@ -70,6 +88,20 @@ export async function refilledFields(
   ctx.jar.delete(name, options)
   // Re-filter on the way out: only fields the provider still declares as refillable come back.
   return refillable(provider, opened.value as Record<string, unknown>)
+}
+
+/**
+ * Deletes the refill cookie this browser carries, if any: what a rejected attempt left must not outlive a sign-in, a
+ * sign-out, or the page that showed it, or the next person at a shared browser would see the name typed.
+ *
+ * @example
+ * ```ts
+ * forgetRejectedFields(ctx) // after a successful sign-in
+ * ```
+ */
+export function forgetRejectedFields(ctx: RequestContext): void {
+  const { name, options } = ctx.cookies.credentialsRefill
+  if (ctx.request.cookies[name] !== undefined) ctx.jar.delete(name, options)
 }
 
 async function authorize(ctx: RequestContext, provider: CredentialsConfig): Promise<User> {
