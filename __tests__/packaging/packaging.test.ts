@@ -316,7 +316,7 @@ describe("the packed package", () => {
     }
   }, 120_000)
 
-  it("type-checks every TypeScript block of README.md and docs/migrating-from-authjs.md in a `tsc --init` project", () => {
+  it("type-checks every TypeScript block of README.md and the docs pages in a `tsc --init` project", () => {
     // A new app as the README's Install section describes it: `npm init -y`, `"type": "module"`, the default
     // tsconfig.json of the pinned TypeScript (strict, exactOptionalPropertyTypes, verbatimModuleSyntax, ...) with
     // Node's types added, and the tarball installed.
@@ -342,7 +342,7 @@ describe("the packed package", () => {
       link(app, dependency)
     }
     let count = 0
-    for (const doc of ["README.md", "docs/migrating-from-authjs.md"]) {
+    for (const doc of ["README.md", "docs/migrating-from-authjs.md", "docs/guide/security.md"]) {
       const text = fs.readFileSync(path.join(root, doc), "utf8")
       for (const [, code] of text.matchAll(/```ts\n([\s\S]*?)```/g)) {
         fs.writeFileSync(path.join(app, `${path.basename(doc, ".md")}-${count++}.ts`), code!)

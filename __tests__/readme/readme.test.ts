@@ -1,6 +1,7 @@
 /**
- * Every ```ts block of the README and of docs/migrating-from-authjs.md compiles against the library (`gatehouse-auth`
- * mapped to lib/). The packaging test checks them again against the packed tarball in a `tsc --init` project.
+ * Every ```ts block of the README, docs/migrating-from-authjs.md and docs/guide/security.md compiles against the
+ * library (`gatehouse-auth` mapped to lib/). The packaging test checks them again against the packed tarball in a
+ * `tsc --init` project.
  */
 import { execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -10,7 +11,7 @@ const root = path.resolve(__dirname, "../..")
 const dir = path.join(root, "__tests__/readme/.blocks")
 
 function blocks(): string[] {
-  return ["README.md", "docs/migrating-from-authjs.md"].flatMap((doc) => {
+  return ["README.md", "docs/migrating-from-authjs.md", "docs/guide/security.md"].flatMap((doc) => {
     const text = readFileSync(path.join(root, doc), "utf8")
     return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!)
   })
