@@ -9,7 +9,7 @@ import type { Session } from "../core/kernel/types"
 import { sendWebResponse } from "./convert"
 import type { Identity } from "./identity"
 import { originOf } from "./origin"
-import { routedTarget, routingOf } from "./routed-path"
+import { routedUrl, routingOf } from "./routed-path"
 
 export interface GateOptions extends AccessOptions {
   /** Extra check on an authenticated request; `false` answers 403. */
@@ -102,8 +102,7 @@ export async function gate(
     return authorizeOption(() => headersOf(req))
   }
 
-  const { path, search } = routedTarget(req.originalUrl)
-  const url = new URL(`${originOf(req, resolved.authUrl)}${path}${search}`)
+  const url = routedUrl(originOf(req, resolved.authUrl), req.originalUrl)
   const headers = headersOf(req)
   const routing = routingOf(req)
   const verdict = await decideAccess(resolved, session, { url, method: req.method, headers, req, routing }, options)

@@ -6,13 +6,6 @@
 import type { PathRouting } from "../core/pipeline/access"
 import { httpError } from "./body"
 
-/** The path (as Express routes it) and the query of a request target. */
-export interface RoutedTarget {
-  path: string
-  /** `""` or `?` and the query, as received. */
-  search: string
-}
-
 // RFC 9112 section 3.2.2: absolute-form is what proxies send; Express then routes the path after the authority. The
 // authority is held to host[:port] so that no parser can split it elsewhere (a backslash or `@` would).
 const ABSOLUTE_FORM = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?(?=[/?]|$)/i
@@ -24,18 +17,19 @@ function invalidPath(): Error {
 }
 
 /**
- * Splits the request target Express received (`req.originalUrl`) into the path it routes by and the query.
+ * The URL of a request as Express routes it: `origin` (already validated) with the path and query of the raw request
+ * target (`req.originalUrl`), parsed once.
  *
  * @throws an `HttpError` 400 (`request.invalid.path`) when the path is not one a URL parser keeps as it is: raw or
  *   percent-encoded dot segments (`/a/../b`, `/a/%2e%2e/b`), a backslash, a character the URL standard
  *   percent-encodes (`"`, `<`, `` ` ``...), a fragment, or a target that is neither a path nor an http(s) URL.
  * @example
  * ```ts
- * routedTarget("/admin/panel?tab=1") // { path: "/admin/panel", search: "?tab=1" }
- * routedTarget("/admin/panel/../../auth/signin") // throws (400)
+ * routedUrl("https://app.example", "/admin/panel?tab=1").pathname // "/admin/panel"
+ * routedUrl("https://app.example", "/admin/panel/../../auth/signin") // throws (400)
  * ```
  */
-export function routedTarget(target: string): RoutedTarget {
+export function routedUrl(origin: string, target: string): URL {
   // A fragment never belongs in a request; Express's parser would cut it and re-escape what precedes it.
   if (target.includes("#")) throw invalidPath()
   let rest = target
@@ -48,11 +42,11 @@ export function routedTarget(target: string): RoutedTarget {
   }
   const query = rest.indexOf("?")
   const path = query === -1 ? rest : rest.slice(0, query)
-  const search = query === -1 ? "" : rest.slice(query)
+  const url = new URL(`${origin}${rest}`)
   // The URL standard resolves dot segments (also `%2e` ones), turns `\` into `/` and percent-encodes some characters;
   // the path must come back unchanged, or Express and the deny rule would see two different paths.
-  if (new URL(`http://h${path}`).pathname !== path) throw invalidPath()
-  return { path, search }
+  if (url.pathname !== path) throw invalidPath()
+  return url
 }
 
 /**

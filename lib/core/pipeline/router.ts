@@ -88,7 +88,9 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   // Before any credential, email or authenticator work (E.2 rule 1).
   await limitRoute(ctx)
   const result = await handler(ctx)
-  if (changesWhoIsSignedIn(ctx)) forgetRejectedFields(ctx)
+  // Looked at only when the browser carries the refill cookie: most requests never pay for the check.
+  const refill = ctx.request.cookies[ctx.cookies.credentialsRefill.name]
+  if (refill !== undefined && changesWhoIsSignedIn(ctx)) forgetRejectedFields(ctx)
   return result
 }
 
