@@ -42,6 +42,19 @@ function assertBuilt(): void {
 // A specifier in a variable: the import stays a real `import()` of the built ESM entry, typed from lib/ below.
 const load = (specifier: string): Promise<unknown> => import(specifier)
 
+/**
+ * One more entry of the built package, for a measurement that needs an entry {@link loadPackage} does not load.
+ *
+ * @example
+ * ```ts
+ * const core = (await loadEntry("gatehouse-auth/core")) as typeof import("../lib/core")
+ * ```
+ */
+export function loadEntry(specifier: `gatehouse-auth/${string}`): Promise<unknown> {
+  assertBuilt()
+  return load(specifier)
+}
+
 export interface Package {
   requireAuth: typeof Root.requireAuth
   ExpressAuth: typeof Root.ExpressAuth

@@ -1,16 +1,19 @@
 /**
  * `npm run fuzz`: the fuzz properties of the jest slice at scale, with a random seed (or `FUZZ_SEED`). Runs
  * `FUZZ_CASES` cases in total (default 1,000,000): `FUZZ_HTTP_SHARE` (default 0.25) of them over HTTP, four fifths
- * through Auth() and one fifth through Express over loopback HTTP; the rest over the parsers by weight. Prints the seed, the count per property and any failing case, minimised; exits 1
- * on a failure.
+ * through Auth() and one fifth through Express over loopback HTTP; `FUZZ_PATH_SHARE` (default 0.005) as request targets
+ * for the deny rule's path property (each sent to eight Express apps); the rest over the parsers by weight. Prints the
+ * seed, the count per property and any failing case, minimised; exits 1 on a failure.
  */
 import fc from "fast-check"
 import { createFuzzApp, runCoreCase, runExpressCase, startExpressTarget } from "./http-target"
 import { parserProperties } from "./parsers"
+import { checkPathCase, startPathTargets, stopPathTargets, targetArb } from "./paths"
 
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31)
 const total = Number(process.env.FUZZ_CASES ?? 1_000_000)
 const httpShare = Number(process.env.FUZZ_HTTP_SHARE ?? 0.25)
+const pathShare = Number(process.env.FUZZ_PATH_SHARE ?? 0.005)
 
 interface Outcome {
   name: string
@@ -65,9 +68,22 @@ async function main(): Promise<void> {
   } finally {
     await target.close()
   }
+  const pathRuns = Math.round(total * pathShare)
+  const pathTargets = await startPathTargets()
+  try {
+    outcomes.push(
+      await check(
+        "authorized decides on the path Express routes",
+        fc.asyncProperty(targetArb, (target) => checkPathCase(pathTargets, target)) as never,
+        pathRuns,
+      ),
+    )
+  } finally {
+    await stopPathTargets(pathTargets)
+  }
   const parsers = parserProperties()
   const weights = parsers.reduce((sum, p) => sum + p.weight, 0)
-  const parserTotal = total - coreRuns - expressRuns
+  const parserTotal = total - coreRuns - expressRuns - pathRuns
   for (const p of parsers) {
     outcomes.push(await check(p.name, p.property(), Math.ceil((parserTotal * p.weight) / weights)))
   }

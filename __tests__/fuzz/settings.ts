@@ -5,4 +5,6 @@ export const sliceRuns = {
   core: 3000,
   express: 1000,
   parser: 2500,
+  /** Request targets, each sent to the eight apps of the path property (Express 4 and 5, every routing setting). */
+  paths: 250,
 } as const

@@ -53,7 +53,13 @@ describe("README and docs code blocks", () => {
           noEmit: true,
           noUnusedLocals: false,
           baseUrl: ".",
-          paths: { "gatehouse-auth": ["../../../lib/index.ts"], "gatehouse-auth/*": ["../../../lib/*"] },
+          paths: {
+            "gatehouse-auth": ["../../../lib/index.ts"],
+            // The storage entries map to one folder per driver (tsup.config.ts does the same for the package).
+            "gatehouse-auth/adapters/*": ["../../../lib/storage/*/adapter.ts"],
+            "gatehouse-auth/store/*": ["../../../lib/storage/*/store.ts"],
+            "gatehouse-auth/*": ["../../../lib/*"],
+          },
           types: ["node"],
         },
         include: ["./*.ts", "../../../lib/express/augment.ts"],

@@ -64,8 +64,20 @@ export interface NodeRequestParts {
   method: string
   url: URL
   headers: Headers
-  /** The body bytes (re-encoded when a parser had consumed them); `null` for GET, HEAD and a request without one. */
-  body: Uint8Array<ArrayBuffer> | null
+  /**
+   * The body bytes (re-encoded when a parser had consumed them); `null` for GET, HEAD and a request without one;
+   * `"oversized"` when reading stopped at the route's cap (see {@link ReadNodeRequestOptions.capFor}).
+   */
+  body: Uint8Array<ArrayBuffer> | null | "oversized"
+}
+
+/** Options of {@link readNodeRequest}. */
+export interface ReadNodeRequestOptions extends ToWebRequestOptions {
+  /**
+   * A smaller cap for this request (a route's own body limit): a body over it is not read any further, and `body` is
+   * `"oversized"` instead of a 413.
+   */
+  capFor?: (method: string, url: URL) => number | undefined
 }
 
 /**
@@ -77,13 +89,27 @@ export interface NodeRequestParts {
  * const { url, headers, body } = await readNodeRequest(req, { bodyLimit: 10_000 })
  * ```
  */
-export async function readNodeRequest(req: NodeRequest, options: ToWebRequestOptions = {}): Promise<NodeRequestParts> {
+export async function readNodeRequest(
+  req: NodeRequest,
+  options: ReadNodeRequestOptions = {},
+): Promise<NodeRequestParts> {
   const url = urlOf(req, originOf(req, options.authUrl))
   const headers = copyHeaders(req)
   const method = (req.method ?? "GET").toUpperCase()
   // The Fetch standard forbids some methods Node accepts (CONNECT, TRACE, TRACK): no Web Request can carry them.
   if (FORBIDDEN_METHODS.has(method)) throw httpError(400, "request.invalid.method", "Unsupported request method")
-  const body = method === "GET" || method === "HEAD" ? null : await readRequestBody(req, limitOf(options))
+  if (method === "GET" || method === "HEAD") return { method, url, headers, body: null }
+  const limit = limitOf(options)
+  const cap = options.capFor?.(method, url)
+  const capped = cap !== undefined && cap <= limit
+  let body: Awaited<ReturnType<typeof readRequestBody>>
+  try {
+    body = await readRequestBody(req, capped ? cap : limit)
+  } catch (error) {
+    // Over the route's cap: the route answers that (with its own error form), not a generic 413.
+    if (capped && (error as HttpError).type === "entity.too.large") return { method, url, headers, body: "oversized" }
+    throw error
+  }
   if (!body) return { method, url, headers, body: null }
   // The body may have been re-encoded, so its framing headers are those of the bytes actually sent.
   headers.delete("transfer-encoding")
@@ -101,7 +127,9 @@ export async function readNodeRequest(req: NodeRequest, options: ToWebRequestOpt
  * ```
  */
 export function webRequestOf({ method, url, headers, body }: NodeRequestParts): Request {
-  return body === null ? new Request(url, { method, headers }) : new Request(url, { method, headers, body })
+  return body === null || body === "oversized"
+    ? new Request(url, { method, headers })
+    : new Request(url, { method, headers, body })
 }
 
 /**

@@ -57,7 +57,9 @@ export function attachSession(req: Request, res: ExpressResponse, session: Sessi
 
 /**
  * Runs the deny rule for `req`. Resolves `true` when the request may go on (`next()`); otherwise the answer was sent.
- * Throws an `HttpError` 400 when the request has no valid origin (a `Host` header `new URL()` rejects).
+ * `authorized` decides on the path Express routes, folded by the app's routing settings. Throws an `HttpError` 400
+ * when the request has no valid origin (a `Host` header `new URL()` rejects), or a path a URL parser would rewrite
+ * (dot segments, raw or percent-encoded): Express routes such a path as it is spelled.
  *
  * @example
  * ```ts

@@ -1,10 +1,10 @@
 /** The Express request as the core's port: Express's own rules (`trust proxy`, `req.ip`, the body it parsed) stay here. */
 import type { Request, Response as ExpressResponse } from "express"
-import type { AuthConfig } from "../core"
-import type { RequestPort, RequestRead, ServerCallResult } from "../core/pipeline/gatehouse"
+import type { PathRouting, ReadOptions, RequestPort, RequestRead, ServerCallResult } from "../core/pipeline/gatehouse"
 import type { ResolvedConfig } from "../core/pipeline/gatehouse"
 import { readNodeRequest } from "./convert"
 import { isSecureRequest, originOf } from "./origin"
+import { routedUrl, routingOf } from "./routed-path"
 import type { ExpressAuthOptions } from "./types"
 
 /**
@@ -72,6 +72,13 @@ export class ExpressPort implements RequestPort {
   origin(): string {
     return originOf(this.native)
   }
+  /** Express routes the raw path: one a URL parser would rewrite is refused (400) instead of decided on another. */
+  routedUrl(origin: string): URL {
+    return routedUrl(origin, this.native.originalUrl)
+  }
+  routing(): PathRouting {
+    return routingOf(this.native)
+  }
   headers(): Headers {
     const headers = new Headers()
     for (const [name, value] of Object.entries(this.native.headers)) {
@@ -91,9 +98,9 @@ export class ExpressPort implements RequestPort {
     const custom = config.rateLimit.ip
     return (custom ? custom(this.native) : this.native.ip) ?? null
   }
-  async read(config: ResolvedConfig, userConfig: AuthConfig): Promise<RequestRead> {
-    const { bodyLimit } = userConfig as ExpressAuthOptions
-    return readNodeRequest(this.native, { bodyLimit, authUrl: config.authUrl })
+  async read(config: ResolvedConfig, options: ReadOptions): Promise<RequestRead> {
+    const { bodyLimit } = options.userConfig as ExpressAuthOptions
+    return readNodeRequest(this.native, { bodyLimit, authUrl: config.authUrl, capFor: options.capFor })
   }
   setCookies(values: string[], config: ResolvedConfig): void {
     appendCookies(this.res ?? this.native.res, values, config)

@@ -99,6 +99,12 @@ export interface RelyingParty {
   id: string | string[]
   name: string
   origin: string | string[]
+  /**
+   * The top-level origins (`scheme://host[:port]`) allowed to run a ceremony inside a cross-origin iframe. Without it,
+   * an assertion or attestation whose client data says `crossOrigin: true` is refused; with it, one is accepted only
+   * when its `topOrigin` is in the list (a browser that does not send `topOrigin` is refused).
+   */
+  allowCrossOrigin?: string | string[]
 }
 
 /** Where single-use challenge hashes live. Default: the adapter's verification-token methods. */

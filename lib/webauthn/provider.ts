@@ -8,10 +8,25 @@ export type Env = Record<string, string | undefined>
 /** A WebAuthn provider ready for use. `rp` is absent only outside production without config or `AUTH_URL`. */
 export interface ResolvedWebAuthnProvider extends WebAuthnConfig {
   readonly rp?: Readonly<{ ids: readonly string[]; name: string; origins: readonly string[] }>
+  /** The top-level origins a cross-origin (iframe) ceremony may come from (`relyingParty.allowCrossOrigin`). */
+  readonly topOrigins: readonly string[]
 }
 
 const list = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : (Array.isArray(value) ? value : [value]).filter((v) => typeof v === "string" && v !== "")
+
+/** A relying-party or top-level origin must be exactly `scheme://host[:port]`, as a browser reports it. */
+function assertOrigin(provider: string, origin: string): void {
+  let parsed: URL
+  try {
+    parsed = new URL(origin)
+  } catch {
+    throw new InvalidConfig("Invalid WebAuthn relying party origin", { cause: { provider, origin } })
+  }
+  if (parsed.origin !== origin) {
+    throw new InvalidConfig("A WebAuthn origin is scheme://host[:port] only", { cause: { provider, origin } })
+  }
+}
 
 /** Production is any `NODE_ENV` other than unset, `development` or `test`. */
 export function isProduction(env: Env): boolean {
@@ -48,30 +63,20 @@ export function resolveWebAuthnProvider(provider: WebAuthnConfig, env: Env): Res
   let ids = list(configured.id)
   if (origins.length === 0 && authUrl) origins = [authUrl.origin]
   if (ids.length === 0 && origins.length > 0) ids = [new URL(origins[0] as string).hostname]
-  for (const origin of origins) {
-    let parsed: URL
-    try {
-      parsed = new URL(origin)
-    } catch {
-      throw new InvalidConfig("Invalid WebAuthn relying party origin", { cause: { provider: provider.id, origin } })
-    }
-    if (parsed.origin !== origin) {
-      throw new InvalidConfig("A WebAuthn origin is scheme://host[:port] only", {
-        cause: { provider: provider.id, origin },
-      })
-    }
-  }
+  const topOrigins = Object.freeze(list(configured.allowCrossOrigin))
+  for (const origin of [...origins, ...topOrigins]) assertOrigin(provider.id, origin)
   if (origins.length === 0 || ids.length === 0) {
     if (isProduction(env)) {
       throw new InvalidConfig("WebAuthn needs AUTH_URL or relyingParty.origin in production", {
         cause: { provider: provider.id },
       })
     }
-    return Object.freeze({ ...provider })
+    return Object.freeze({ ...provider, topOrigins })
   }
   const name = configured.name ?? (ids[0] as string)
   return Object.freeze({
     ...provider,
     rp: Object.freeze({ ids: Object.freeze(ids), name, origins: Object.freeze(origins) }),
+    topOrigins,
   })
 }

@@ -80,9 +80,17 @@ export class Client {
     readonly providerId = "passkey",
   ) {}
 
-  async request(path: string, init: { body?: Record<string, string>; cookies?: Record<string, string> } = {}) {
+  async request(
+    path: string,
+    init: { body?: Record<string, string>; cookies?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
     const response = await Auth(
-      makeRequest(path, { origin: RP_ORIGIN, cookies: init.cookies ?? this.cookies, body: init.body }),
+      makeRequest(path, {
+        origin: RP_ORIGIN,
+        cookies: init.cookies ?? this.cookies,
+        body: init.body,
+        headers: init.headers,
+      }),
       this.config,
     )
     this.cookies = applyCookies(init.cookies ?? this.cookies, response)
@@ -99,8 +107,12 @@ export class Client {
     return { status: response.status, body: (await response.clone().json()) as OptionsAnswer["body"], response }
   }
 
-  /** Posts `data` for `action` with a CSRF token (unless `csrf: false`). */
-  async callback(action: string, data: unknown, extra: { csrf?: boolean; body?: Record<string, string> } = {}) {
+  /** Posts `data` for `action` with a CSRF token (unless `csrf: false`), and any extra `headers`. */
+  async callback(
+    action: string,
+    data: unknown,
+    extra: { csrf?: boolean; body?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
     const body: Record<string, string> = {
       action,
       data: typeof data === "string" ? data : JSON.stringify(data),
@@ -108,7 +120,7 @@ export class Client {
       ...extra.body,
     }
     this.last = { cookies: { ...this.cookies }, body }
-    return this.request(`/auth/callback/${this.providerId}`, { body })
+    return this.request(`/auth/callback/${this.providerId}`, { body, headers: extra.headers })
   }
 
   /** Sends the last callback again, byte for byte, with the cookies it carried. */
@@ -125,19 +137,29 @@ export class Client {
   }
 
   /** Options for registering, then the authenticator's answer posted back. */
-  async register(authenticator: SoftwareAuthenticator, query = "", overrides: CeremonyOverrides = {}) {
+  async register(
+    authenticator: SoftwareAuthenticator,
+    query = "",
+    overrides: CeremonyOverrides = {},
+    headers?: Record<string, string>,
+  ) {
     const answer = await this.options(query ? `action=register&${query}` : "action=register")
     if (answer.status !== 200) throw new Error(`register options failed: ${JSON.stringify(answer.body)}`)
     const options = answer.body.options as { challenge: string; rp: { id: string }; user: { id: string } }
-    return this.callback("register", authenticator.register(options, overrides))
+    return this.callback("register", authenticator.register(options, overrides), { headers })
   }
 
-  /** Options for authenticating, then the authenticator's assertion posted back. */
-  async authenticate(authenticator: SoftwareAuthenticator, overrides: CeremonyOverrides = {}, query = "") {
+  /** Options for authenticating, then the authenticator's assertion posted back (with extra `headers`, if any). */
+  async authenticate(
+    authenticator: SoftwareAuthenticator,
+    overrides: CeremonyOverrides = {},
+    query = "",
+    headers?: Record<string, string>,
+  ) {
     const answer = await this.options(query ? `action=authenticate&${query}` : "action=authenticate")
     if (answer.status !== 200) throw new Error(`authenticate options failed: ${JSON.stringify(answer.body)}`)
     const options = answer.body.options as { challenge: string; rpId: string }
-    return this.callback("authenticate", authenticator.authenticate(options, overrides))
+    return this.callback("authenticate", authenticator.authenticate(options, overrides), { headers })
   }
 
   async session(): Promise<{ user?: { email?: string; name?: string } } | null> {

@@ -115,8 +115,10 @@ describe("passkey registration (B3)", () => {
     await adapter.createUser({ id: "victim", email, emailVerified: new Date() })
     const { config } = passkeyConfig(adapter)
     const client = new Client(config)
-    const forced = await client.options(`action=register&email=${encodeURIComponent(email)}`)
-    expect(forced.status).toBe(400)
+    // The options do not tell a known address from an unknown one (B.2 rule 8); the registration itself is refused.
+    const forced = await client.register(newAuthenticator(), `email=${encodeURIComponent(email)}`)
+    expect(location(forced)).toBe(`${RP_ORIGIN}/auth/signin?error=AccountNotLinked`)
+    expect(client.cookies[SESSION_COOKIE]).toBeUndefined()
     expect(await adapter.listAuthenticatorsByUserId("victim")).toEqual([])
   })
 })

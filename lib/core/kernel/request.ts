@@ -1,6 +1,6 @@
 /** Parses a Web `Request` once into what the actions need: action, provider, method, query, body, cookies. */
 import { InvalidRequest, UnknownAction } from "../../errors"
-import { isRoute, providerActions, type AuthAction } from "./routes"
+import { isRoute, policyOf, providerActions, routes, type AuthAction } from "./routes"
 import { parseCookieHeader } from "../../cookie-header"
 
 export interface AuthRequest {
@@ -21,8 +21,8 @@ export interface AuthRequest {
   rawBody?: string | null
 }
 
-/** Largest body POST /backchannel-logout reads: reading stops past it. */
-export const MAX_LOGOUT_BODY_BYTES = 16 * 1024
+/** Largest body POST /backchannel-logout reads (its row's `bodyLimit`): reading stops past it. */
+export const MAX_LOGOUT_BODY_BYTES: number = routes["backchannel-logout"].bodyLimit
 
 /**
  * Reads at most `limit` bytes of the body, counting the bytes as they stream in (a chunked body has no Content-Length
@@ -117,19 +117,26 @@ export function sourceOfRequest(request: Request): RequestSource {
 }
 
 /**
- * The source of a request whose body bytes were already read (`null`: no body).
+ * The source of a request whose body bytes were already read (`null`: no body; `"oversized"`: the framework layer
+ * stopped reading at the route's `bodyLimit`, so every read answers too large).
  *
  * @example
  * ```ts
  * sourceOfBytes("POST", new URL("https://app.example/auth/signout"), headers, Buffer.from("csrfToken=..."))
  * ```
  */
-export function sourceOfBytes(method: string, url: URL, headers: Headers, bytes: Uint8Array | null): RequestSource {
+export function sourceOfBytes(
+  method: string,
+  url: URL,
+  headers: Headers,
+  bytes: Uint8Array | null | "oversized",
+): RequestSource {
   return {
     method,
     url,
     headers,
     async readBody(limit) {
+      if (bytes === "oversized") return null
       if (bytes === null) return ""
       if (bytes.byteLength > limit) return null
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
@@ -211,4 +218,19 @@ export async function parseRequestSource(source: RequestSource, basePath: string
     error: url.search === "" ? undefined : (url.searchParams.get("error") ?? undefined),
     ...(rawBody === undefined ? {} : { rawBody }),
   }
+}
+
+/**
+ * The body cap of the route a request names: the `bodyLimit` of its row for a POST under `basePath`, else
+ * `undefined`. For framework layers that read the body before the core does, so they stop where the route would.
+ *
+ * @example
+ * ```ts
+ * routeBodyLimit("POST", "/auth/backchannel-logout/corp", "/auth") // 16384
+ * ```
+ */
+export function routeBodyLimit(method: string, pathname: string, basePath: string): number | undefined {
+  if (method.toUpperCase() !== "POST") return undefined
+  const parsed = parseActionAndProviderId(pathname, basePath)
+  return parsed ? policyOf(parsed.action).bodyLimit : undefined
 }

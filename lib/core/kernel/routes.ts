@@ -48,6 +48,11 @@ export interface RoutePolicy {
   }>
   /** `"json"`: a `RateLimited` refusal answers 429 `{"error":"RateLimited"}` even though other errors show a page. */
   readonly limitedAnswer?: "json"
+  /**
+   * The largest body this action reads, in bytes: a larger one (by its `Content-Length`, or counted as it streams in)
+   * is not read any further, and the handler sees it as too large. Absent: the general limits apply.
+   */
+  readonly bodyLimit?: number
 }
 
 const callbackTypes = {
@@ -128,6 +133,8 @@ export const routes = {
     jsonErrorBody: "oauth",
     extension: true,
     rateLimits: [{ methods: ["POST"], rules: ["backchannel"] }],
+    // A logout token is a few hundred bytes: the provider has no reason to send more, an attacker every reason.
+    bodyLimit: 16 * 1024,
   },
 } as const satisfies Record<string, RoutePolicy>
 

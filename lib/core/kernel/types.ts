@@ -144,8 +144,10 @@ export interface CallbacksOptions {
     session?: unknown
   }) => Awaitable<JWT | null>
   /**
-   * Used by `requireAuth()`: decides whether a request may pass. `false` denies (401/redirect); a returned `Response`
-   * is sent as it is; `true` or `undefined` lets an authenticated request through.
+   * Used by `app.use(auth)`, `auth(handler)` and `requireAuth()`: decides whether a request may pass. A truthy answer
+   * lets it through; any falsy one (`false`, `null`, `undefined`, no return) denies (401, a redirect to sign-in, or
+   * 403 when signed in); a returned `Response` is sent as it is. `request.nextUrl.pathname` is the path as the app
+   * routes it (see `AuthorizedRequest`).
    */
   authorized: (params: {
     auth: Session | null
@@ -155,8 +157,13 @@ export interface CallbacksOptions {
 
 /** The request as the `authorized` callback sees it. */
 export interface AuthorizedRequest {
-  /** Absolute URL of the request. */
+  /** Absolute URL of the request, with the path as the client spelled it. */
   url: string
+  /**
+   * The URL with the path the app routes: percent-encoded unreserved characters decoded, and with Express, folded
+   * by the app's routing settings (lower-cased unless `case sensitive routing`; one trailing slash dropped unless
+   * `strict routing`). Decide on this one: `/ADMIN/` and `/%61dmin` reach `app.get("/admin")`'s rule as `/admin`.
+   */
   nextUrl: URL
   method: string
   headers: Headers

@@ -1,5 +1,12 @@
 /** `Auth(request, config)` and the pipeline under it: from one parsed request to one answer. */
-import { AuthError, CredentialsSignin, InvalidCallbackUrl, RateLimited, isServiceUnavailable } from "../../errors"
+import {
+  AuthError,
+  CredentialsSignin,
+  InvalidCallbackUrl,
+  InvalidRequest,
+  RateLimited,
+  isServiceUnavailable,
+} from "../../errors"
 import { createLogger } from "../../logger"
 import type { ResolvedConfig } from "../kernel/config/types"
 import { sharedRuntime, type ConfigRuntime } from "./runtime"
@@ -114,9 +121,14 @@ export async function pipeline(
       for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
       return response
     }
+    // A field of the wrong shape (a JSON array where a login name belongs) is the client's mistake, like a malformed
+    // body: 400, on a page route too.
+    const malformed = error instanceof InvalidRequest && status === 400
     const response = jsonAnswer
       ? jsonError(policy.jsonErrorBody, error, status)
-      : errorRedirect(config, authRequest, error, returnRedirect)
+      : malformed
+        ? json(400, { error: error.type })
+        : errorRedirect(config, authRequest, error, returnRedirect)
     for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
     return response
   }

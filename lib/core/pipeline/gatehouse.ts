@@ -8,7 +8,7 @@ import type { AdapterUser } from "../../storage/adapter"
 import { parseCookieHeader } from "../../cookie-header"
 import { InvalidConfig } from "../../errors"
 import type { ResolvedConfig } from "../kernel/config/types"
-import { sourceOfBytes, sourceOfRequest, type RequestSource } from "../kernel/request"
+import { routeBodyLimit, sourceOfBytes, sourceOfRequest, type RequestSource } from "../kernel/request"
 import type { SerializedResult } from "../kernel/response"
 import { resetAccountLimits } from "../kernel/rate-limit/enforce"
 import type { AuthConfig, Awaitable, Session } from "../kernel/types"
@@ -26,7 +26,7 @@ import {
 } from "../session/manage"
 import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions } from "../session/refresh"
 import type { PrincipalMemo, SessionContext } from "../session/types"
-import { decideAccess, type AccessOptions, type AccessVerdict } from "./access"
+import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
 import {
@@ -42,6 +42,7 @@ import {
 
 export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
 export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
+export type { PathRouting }
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
@@ -69,6 +70,13 @@ export interface RequestPort {
   readonly body?: unknown
   /** The request's own origin under the edge's rules; throws a 400 error when none can be formed. */
   origin(): string
+  /**
+   * The URL the deny rule decides on: `origin` with the path as the app routes it. An edge whose router reads the raw
+   * path refuses (400) one a URL parser would rewrite. Default: `origin` + `target`.
+   */
+  routedUrl?(origin: string): URL
+  /** How the app's router compares paths (case, trailing slash). Default: exactly. */
+  routing?(): PathRouting
   headers(): Headers
   /** The client IP for the rate limits; `undefined` leaves it to `rateLimit.ip(request)`. */
   clientIp(config: ResolvedConfig): string | null | undefined
@@ -76,13 +84,25 @@ export interface RequestPort {
    * Reads the request for the auth routes: a Web `Request` (its body is read by the core, capped), or its URL, headers
    * and body bytes (already read and limited by the edge). `userConfig` is the object the app passed (edge options).
    */
-  read(config: ResolvedConfig, userConfig: AuthConfig): Promise<RequestRead>
+  read(config: ResolvedConfig, options: ReadOptions): Promise<RequestRead>
   /** Writes (Express) or queues (Fetch) `Set-Cookie` values for this request's answer. */
   setCookies(values: string[], config: ResolvedConfig): void
 }
 
-/** A request as an edge read it for the auth routes. */
-export type RequestRead = { request: Request } | { url: URL; headers: Headers; body: Uint8Array<ArrayBuffer> | null }
+/**
+ * A request as an edge read it for the auth routes: a Web `Request`, or its parts (`body` `"oversized"` when reading
+ * stopped at the route's own cap).
+ */
+export type RequestRead =
+  { request: Request } | { url: URL; headers: Headers; body: Uint8Array<ArrayBuffer> | null | "oversized" }
+
+/** What an edge reading a request needs from the core. */
+export interface ReadOptions {
+  /** The object the app passed (edge options such as Express's `bodyLimit`). */
+  userConfig: AuthConfig
+  /** A route's own body cap (back-channel logout: 16 KB): past it the edge stops reading and answers `"oversized"`. */
+  capFor(method: string, url: URL): number | undefined
+}
 
 /** Where a request reached the auth routes: the mount path, or `undefined` when the framework cannot tell. */
 export interface Mount {
@@ -285,7 +305,10 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
       if (port.method === "GET" && port.cookie === undefined && port.target === `${config.basePath}/session`) {
         return cookielessSessionRead(rt, config, config.authUrl?.origin ?? port.origin())
       }
-      const read = await port.read(config, rt.config)
+      const read = await port.read(config, {
+        userConfig: rt.config,
+        capFor: (method, url) => routeBodyLimit(method, url.pathname, config.basePath),
+      })
       const { source, webRequest } = sourceOf(port.method, read)
       const clientIp = port.clientIp(config)
       return serialized(
@@ -307,13 +330,11 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     },
     async decide(port, session, options = {}) {
       const config = resolved(await runtime(port.native))
-      const url = new URL(`${config.authUrl?.origin ?? port.origin()}${port.target}`)
-      return decideAccess(
-        config,
-        session,
-        { url, method: port.method, headers: port.headers(), req: port.native },
-        options,
-      )
+      const origin = config.authUrl?.origin ?? port.origin()
+      const url = port.routedUrl ? port.routedUrl(origin) : new URL(`${origin}${port.target}`)
+      const routing = port.routing?.()
+      const request = { url, method: port.method, headers: port.headers(), req: port.native }
+      return decideAccess(config, session, routing ? { ...request, routing } : request, options)
     },
     signIn: (port, provider, options, authorizationParams) =>
       serverCall(port, (rt, config, request) =>

@@ -20,6 +20,7 @@ import { passkeysAction } from "../methods/webauthn/routes"
 import { sessionsAction } from "../session/sessions-route"
 import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
+import { forgetRejectedFields } from "../methods/credentials/callback"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
 
@@ -86,5 +87,22 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   }
   // Before any credential, email or authenticator work (E.2 rule 1).
   await limitRoute(ctx)
-  return handler(ctx)
+  const result = await handler(ctx)
+  // Looked at only when the browser carries the refill cookie: most requests never pay for the check.
+  const refill = ctx.request.cookies[ctx.cookies.credentialsRefill.name]
+  if (refill !== undefined && changesWhoIsSignedIn(ctx)) forgetRejectedFields(ctx)
+  return result
+}
+
+/**
+ * Whether this answer signs someone in or out: a sign-out, or a session cookie issued (by any sign-in method). What a
+ * rejected credentials attempt left for the sign-in form then goes too.
+ */
+function changesWhoIsSignedIn(ctx: RequestContext): boolean {
+  const { action, method } = ctx.request
+  if (action === "signout" && method === "POST") return true
+  const session = ctx.cookies.sessionToken.name
+  return ctx.jar
+    .list()
+    .some((cookie) => cookie.value !== "" && (cookie.name === session || cookie.name.startsWith(`${session}.`)))
 }

@@ -4,6 +4,8 @@
  * enforced by the pipeline before the handler runs.
  */
 import type { RequestContext } from "../context"
+import { InvalidRequest } from "../../../errors"
+import type { CredentialInput, CredentialsConfig } from "../../../providers/types"
 import type { RateLimitRuleName } from "../types"
 import { clientIpSubject } from "./ip"
 import type { ResolvedConfig } from "../config/types"
@@ -75,27 +77,112 @@ export async function resetIdentifier(
   await ctx.config.rateLimit.reset(rule, limitScope(ctx), identifier, counter)
 }
 
+/** Input types that never hold a login name. */
+const NOT_IDENTIFIER_TYPES: ReadonlySet<string> = new Set([
+  "password",
+  "hidden",
+  "checkbox",
+  "radio",
+  "submit",
+  "button",
+  "reset",
+  "file",
+  "image",
+  "range",
+  "color",
+])
+/** `autocomplete` tokens of secrets (HTML's autofill field names). */
+const SECRET_AUTOCOMPLETE = new Set(["current-password", "new-password", "one-time-code"])
+/** Names of fields that hold a secret when they are declared without a type. */
+const SECRET_NAME = /pass|pin|otp|code|token|secret/i
+/** The names a login identifier conventionally has (what an Auth.js credentials form posts). */
+const CONVENTIONAL = ["email", "username"]
+
+function autocompleteTokens(input: CredentialInput): string[] {
+  return typeof input.autocomplete === "string" ? input.autocomplete.toLowerCase().split(/\s+/) : []
+}
+
 /**
- * The account a credentials attempt names: its `email` field, else its `username` field, trimmed and lowercased and
- * tagged with the field (`email:ada@example.com`). `undefined` when the body has neither.
+ * The fields of a credentials provider that name an account, whose values key `credentials-account`, in order of
+ * preference: the declared fields whose `autocomplete` says `username` or `email`; else the declared `email` and
+ * `username` fields; else every declared field typed like a login name (not a password, hidden field, checkbox or
+ * one-time code, nor named like a secret); else, for a provider that declares none of these, `email` and `username`.
+ * A field the provider does not name this way never counts, so a junk `email=` on a username form cannot open a
+ * fresh counter, and a shared value (a remember-me box, a guessed password) cannot lock other people's accounts.
  *
  * @example
  * ```ts
- * accountIdentifier({ email: " Ada@Example.com ", password: "…" }) // "email:ada@example.com"
+ * identifierFields({ credentials: { username: {}, password: { type: "password" } } }) // ["username"]
+ * identifierFields({ credentials: { phone: { type: "tel" }, pin: {} } }) // ["phone"]
  * ```
  */
-export function accountIdentifier(fields: Record<string, unknown> | undefined): string | undefined {
-  for (const field of ["email", "username"]) {
+export function identifierFields(provider: Pick<CredentialsConfig, "credentials">): string[] {
+  const declared = Object.entries(provider.credentials ?? {})
+  const named = declared.filter(([, input]) => autocompleteTokens(input).some((t) => t === "username" || t === "email"))
+  if (named.length > 0) return named.map(([field]) => field)
+  const conventional = declared.filter(([field]) => CONVENTIONAL.includes(field))
+  if (conventional.length > 0) return conventional.map(([field]) => field)
+  const typed = declared.filter(([field, input]) => {
+    const type = typeof input.type === "string" ? input.type.toLowerCase() : ""
+    const secret = SECRET_NAME.test(field) || autocompleteTokens(input).some((t) => SECRET_AUTOCOMPLETE.has(t))
+    return !NOT_IDENTIFIER_TYPES.has(type) && !secret
+  })
+  return typed.length > 0 ? typed.map(([field]) => field) : CONVENTIONAL
+}
+
+// Characters that do not show: controls, format characters (zero-width space and joiners, bidi controls, the BOM),
+// the other default-ignorable code points (soft hyphen, variation selectors, Hangul fillers) and line separators.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]/gu
+
+/**
+ * A login identifier as the limiter counts it, normalised like an email address: Unicode NFKC (fullwidth and
+ * compatibility forms fold), invisible characters removed, trimmed, lower-cased. `ada`, `ＡＤＡ` and `a\u200Bda` are
+ * one account.
+ *
+ * @example
+ * ```ts
+ * normalizeIdentifier(" Ada\u200B@Example.com ") // "ada@example.com"
+ * ```
+ */
+export function normalizeIdentifier(value: string): string {
+  return value.normalize("NFKC").replace(INVISIBLE, "").trim().toLowerCase()
+}
+
+/**
+ * The accounts a credentials attempt names: one counter subject per identifier field of the provider present in the
+ * body (`username:ada`), every one of them counted, so no extra field can move an attempt to a fresh counter.
+ *
+ * @throws `InvalidRequest` (status 400) when an identifier field is present but not a string (a JSON array or
+ *   object): the attempt is refused before any counter or `authorize()`.
+ * @example
+ * ```ts
+ * accountSubjects(provider, { username: " Ada ", password: "…" }) // ["username:ada"]
+ * ```
+ */
+export function accountSubjects(
+  provider: Pick<CredentialsConfig, "id" | "credentials">,
+  fields: Record<string, unknown> | undefined,
+): string[] {
+  const subjects: string[] = []
+  for (const field of identifierFields(provider)) {
     const value = fields?.[field]
-    if (typeof value === "string" && value.trim() !== "") return `${field}:${value.trim().toLowerCase()}`
+    if (value === undefined) continue
+    if (typeof value !== "string") {
+      throw new InvalidRequest("A login identifier must be a string", {
+        cause: { provider: provider.id, field },
+        status: 400,
+      })
+    }
+    const normalized = normalizeIdentifier(value)
+    if (normalized !== "") subjects.push(`${field}:${normalized}`)
   }
-  return undefined
+  return subjects
 }
 
 /**
  * `resetRateLimit({ identifier })`: forgets both `credentials-account` counters (the 15-minute window and the 24-hour
- * cap) of an email address or user name, on every credentials provider. For the app's password-reset flow, so the
- * owner of an account an attacker drove to the cap can sign in again.
+ * cap) of an email address or user name, under every identifier field of every credentials provider. For the app's
+ * password-reset flow, so the owner of an account an attacker drove to the cap can sign in again.
  *
  * @example
  * ```ts
@@ -106,13 +193,13 @@ export async function resetAccountLimits(config: ResolvedConfig, identifier: str
   if (typeof identifier !== "string" || identifier.trim() === "") {
     throw Object.assign(new TypeError("resetRateLimit needs a non-empty identifier"), { code: "ERR_INVALID_ARG_VALUE" })
   }
-  const subjects = ["email", "username"].map((field) => accountIdentifier({ [field]: identifier })!)
+  const value = normalizeIdentifier(identifier)
   const resets = config.providers
-    .filter((provider) => provider.type === "credentials")
+    .filter((provider): provider is CredentialsConfig => provider.type === "credentials")
     .flatMap((provider) =>
-      subjects.flatMap((subject) =>
+      identifierFields(provider).flatMap((field) =>
         (["window", "long"] as const).map((counter) =>
-          config.rateLimit.reset("credentials-account", `callback/${provider.id}`, subject, counter),
+          config.rateLimit.reset("credentials-account", `callback/${provider.id}`, `${field}:${value}`, counter),
         ),
       ),
     )

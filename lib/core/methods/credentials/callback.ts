@@ -8,7 +8,7 @@ import { requestWithParsedBody, type RequestContext } from "../../kernel/context
 import type { AuthResult } from "../../kernel/response"
 import type { Account, User } from "../../kernel/types"
 import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
-import { accountIdentifier, limitIdentifier, resetIdentifier } from "../../kernel/rate-limit/enforce"
+import { accountSubjects, limitIdentifier, resetIdentifier } from "../../kernel/rate-limit/enforce"
 import { checkSealer } from "../../kernel/checks"
 
 /** The sealer binding of the refill cookie: one per provider. */
@@ -37,10 +37,28 @@ function refillable(provider: Pick<CredentialsConfig, "credentials">, body: Reco
 }
 
 /**
- * After a rejected credentials sign-in: seal the form's non-password fields into a 5-minute cookie the built-in
- * sign-in page reads once, so the user retypes only the password. The cookie is kept on the error answer.
+ * Whether the answer to a rejected attempt takes this browser to the built-in sign-in page: no custom
+ * `pages.signIn`, and a form the browser posted itself (a form content type, no `X-Auth-Return-Redirect`, no JSON,
+ * not a `fetch()`). A script such as the Auth.js client's `signIn("credentials", { redirect: false })` gets a URL back
+ * and never shows the built-in form, so nothing is kept for it.
+ */
+function showsBuiltInForm(ctx: RequestContext): boolean {
+  if (ctx.config.pages.signIn) return false
+  const { headers } = ctx.request
+  if (headers.has("X-Auth-Return-Redirect")) return false
+  const mode = headers.get("sec-fetch-mode")
+  if (mode !== null && mode !== "navigate") return false
+  const type = (headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
+  return type === "application/x-www-form-urlencoded" || type === "multipart/form-data"
+}
+
+/**
+ * After a rejected credentials sign-in whose answer is the built-in sign-in page: seal the form's non-password fields
+ * into a 5-minute cookie that page reads once, so the user retypes only the password. The cookie is kept on the error
+ * answer.
  */
 async function rememberRejectedFields(ctx: RequestContext, provider: CredentialsConfig): Promise<void> {
+  if (!showsBuiltInForm(ctx)) return
   const fields = refillable(provider, ctx.request.body ?? {})
   if (Object.keys(fields).length === 0) return
   const { name, options } = ctx.cookies.credentialsRefill
@@ -70,6 +88,20 @@ export async function refilledFields(
   ctx.jar.delete(name, options)
   // Re-filter on the way out: only fields the provider still declares as refillable come back.
   return refillable(provider, opened.value as Record<string, unknown>)
+}
+
+/**
+ * Deletes the refill cookie this browser carries, if any: what a rejected attempt left must not outlive a sign-in, a
+ * sign-out, or the page that showed it, or the next person at a shared browser would see the name typed.
+ *
+ * @example
+ * ```ts
+ * forgetRejectedFields(ctx) // after a successful sign-in
+ * ```
+ */
+export function forgetRejectedFields(ctx: RequestContext): void {
+  const { name, options } = ctx.cookies.credentialsRefill
+  if (ctx.request.cookies[name] !== undefined) ctx.jar.delete(name, options)
 }
 
 async function authorize(ctx: RequestContext, provider: CredentialsConfig): Promise<User> {
@@ -119,13 +151,13 @@ async function databaseUser(ctx: RequestContext, user: User): Promise<AdapterUse
  */
 export async function credentialsCallback(ctx: RequestContext, provider: CredentialsConfig): Promise<AuthResult> {
   // `credentials-account`: every attempt is counted before `authorize` (atomically, so parallel guesses cannot slip
-  // through) and a success resets the count; so it counts failures, and the 11th attempt after 10 is refused unseen.
-  // Its long counter caps consecutive failures at 100 per 24 h (E.2 rule 2).
-  const identifier = accountIdentifier(ctx.request.body)
-  if (identifier !== undefined) {
+  // through), against every account it names, and a success resets the counts; so it counts failures, and the 11th
+  // attempt after 10 is refused unseen. Its long counter caps consecutive failures at 100 per 24 h (E.2 rule 2).
+  const subjects = accountSubjects(provider, ctx.request.body)
+  for (const subject of subjects) {
     const verdict =
-      (await limitIdentifier(ctx, "credentials-account", identifier)) ??
-      (await limitIdentifier(ctx, "credentials-account", identifier, "long"))
+      (await limitIdentifier(ctx, "credentials-account", subject)) ??
+      (await limitIdentifier(ctx, "credentials-account", subject, "long"))
     if (verdict) throw ctx.config.rateLimit.refuse(verdict)
   }
   let authorized: User
@@ -135,9 +167,9 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
     if (error instanceof CredentialsSignin) await rememberRejectedFields(ctx, provider)
     throw error
   }
-  if (identifier !== undefined) {
-    await resetIdentifier(ctx, "credentials-account", identifier)
-    await resetIdentifier(ctx, "credentials-account", identifier, "long")
+  for (const subject of subjects) {
+    await resetIdentifier(ctx, "credentials-account", subject)
+    await resetIdentifier(ctx, "credentials-account", subject, "long")
   }
   let user: User = { ...authorized, id: authorized.id ? String(authorized.id) : randomUUID() }
   const account: Account = { providerAccountId: String(user.id), type: "credentials", provider: provider.id }

@@ -16,7 +16,7 @@ import { updateCounter } from "./counter"
 import { simpleWebAuthn } from "../../../webauthn/library"
 import { webAuthnProvider } from "./options"
 import { registerCredential } from "./register"
-import { expectedRelyingParty } from "../../../webauthn/relying-party"
+import { crossOriginRefusal, expectedRelyingParty } from "../../../webauthn/relying-party"
 import type { ResolvedWebAuthnProvider } from "../../../webauthn/provider"
 import { currentUser } from "./users"
 import { challengeFlow } from "./flow"
@@ -28,6 +28,22 @@ const verificationFailed = (provider: string, reason: string, err?: unknown): We
   new WebAuthnVerificationError("WebAuthn verification failed", {
     cause: { provider, reason, ...(err instanceof Error ? { err } : {}) },
   })
+
+/** Refuses a ceremony run in a cross-origin iframe, unless its top-level origin is allowed (after the challenge is spent). */
+function assertSameOrigin(
+  provider: ResolvedWebAuthnProvider,
+  response: { clientDataJSON?: unknown } | undefined,
+): void {
+  const refusal = crossOriginRefusal(provider, response?.clientDataJSON)
+  if (refusal) throw verificationFailed(provider.id, refusal)
+}
+
+/**
+ * An assertion's `topOrigin` is also checked by the library, against `expectedTopOrigin`: the allowed ones, when there
+ * are any (its registration check reads neither member, so {@link assertSameOrigin} is the rule there).
+ */
+const topOriginOption = (provider: ResolvedWebAuthnProvider) =>
+  provider.topOrigins.length > 0 ? { expectedTopOrigin: [...provider.topOrigins] } : {}
 
 function parseData<T>(ctx: RequestContext, provider: string): T & { id: string } {
   const data = ctx.request.body?.data
@@ -51,6 +67,7 @@ async function authenticate(ctx: RequestContext, provider: ResolvedWebAuthnProvi
   const stored = await findAuthenticator(adapter, response.id)
   if (!stored) throw verificationFailed(provider.id, "unknown credential")
   const { challenge } = await consumeChallenge(challengeFlow(ctx, provider), "authenticate")
+  assertSameOrigin(provider, response.response)
   const rp = expectedRelyingParty(ctx.origin, provider)
   const lib = await simpleWebAuthn()
   let verified: Awaited<ReturnType<typeof lib.verifyAuthenticationResponse>>
@@ -61,6 +78,7 @@ async function authenticate(ctx: RequestContext, provider: ResolvedWebAuthnProvi
       expectedChallenge: challenge,
       expectedOrigin: rp.origins,
       expectedRPID: rp.ids,
+      ...topOriginOption(provider),
       // The counter rule is applied below with a compare-and-swap, so the library gets 0 here (it would otherwise
       // accept a replayed zero-counter assertion and reject a regression without telling us which).
       credential: {
@@ -89,6 +107,7 @@ async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider)
   const response = parseData<RegistrationResponseJSON>(ctx, provider.id)
   const { challenge, registerData } = await consumeChallenge(challengeFlow(ctx, provider), "register")
   if (!registerData) throw verificationFailed(provider.id, "challenge has no registration data")
+  assertSameOrigin(provider, response.response)
   const rp = expectedRelyingParty(ctx.origin, provider)
   const lib = await simpleWebAuthn()
   let verified: Awaited<ReturnType<typeof lib.verifyRegistrationResponse>>

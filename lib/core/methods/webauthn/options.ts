@@ -39,7 +39,13 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<AuthRe
     return badRequest("Invalid action")
   }
   const signedIn = await currentUser(ctx)
-  const info = signedIn ? { user: signedIn, exists: true } : await userInfo(ctx, provider)
+  let info = signedIn ? { user: signedIn, exists: true } : await userInfo(ctx, provider)
+  // A provider that never says which credentials an address has (`passkey`) does not say whether it has an account
+  // either: a registration for a known address, asked by nobody signed in, gets the answer (and the work) an unknown
+  // address gets. The ceremony then fails at the callback, which refuses to attach a passkey to an existing account.
+  if (requested === "register" && !signedIn && info?.exists && !provider.listCredentialsByEmail) {
+    info = { user: { email: info.user.email }, exists: false }
+  }
 
   let action: Ceremony | undefined
   if (requested === "authenticate") action = "authenticate"

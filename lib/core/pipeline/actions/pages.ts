@@ -16,7 +16,7 @@ import { currentPrincipal } from "../../session/principal"
 import { randomBytes } from "node:crypto"
 import { withScriptNonce } from "../../kernel/pages/csp"
 import { sentToAddress } from "../../methods/email/email"
-import { refilledFields } from "../../methods/credentials/callback"
+import { forgetRejectedFields, refilledFields } from "../../methods/credentials/callback"
 
 function page(rendered: RenderedPage): AuthResult {
   return { status: rendered.status, headers: { ...pageHeaders }, body: rendered.html }
@@ -63,6 +63,9 @@ export async function signInPage(ctx: RequestContext): Promise<AuthResult> {
     const query = { callbackUrl: ctx.callbackUrl, error: ctx.request.error, retry: ctx.request.query.retry }
     return { redirect: withQuery(custom, query) }
   }
+  // What a rejected attempt left is shown at most once, on the page its error sends the browser to; any showing of the
+  // page ends it (the providers below read it first when the error says so).
+  forgetRejectedFields(ctx)
   // A passkey form needs the inline script: a fresh nonce per response, allowed by the CSP of this response only.
   const nonce = ctx.config.providers.some((p) => p.type === "webauthn") ? randomBytes(16).toString("base64") : undefined
   const result = page(
