@@ -147,6 +147,26 @@ async function postgresBackend(via: "direct" | "pgbouncer" = "direct"): Promise<
   }
 }
 
+/** Adds users and sessions `from` .. `to - 1` through the adapter's own methods, a batch of calls in flight at once. */
+async function seedThroughAdapter(adapter: Adapter, from: number, to: number): Promise<void> {
+  const expires = new Date(Date.now() + EXPIRES_IN_MS)
+  for (let start = from; start < to; start += BATCH) {
+    const end = Math.min(to, start + BATCH)
+    const users: Promise<unknown>[] = []
+    for (let i = start; i < end; i++) {
+      const user = { id: userId(i), name: `Scale ${i}`, email: `scale-${i}@example.com`, emailVerified: null }
+      users.push(Promise.resolve(adapter.createUser!(user)))
+    }
+    await Promise.all(users)
+    const sessions: Promise<unknown>[] = []
+    for (let i = start; i < end; i++) {
+      const session = { sessionToken: hashSessionToken(token(i)), userId: userId(i), expires }
+      sessions.push(Promise.resolve(adapter.createSession!(session)))
+    }
+    await Promise.all(sessions)
+  }
+}
+
 async function redisBackend(): Promise<Backend> {
   const { RedisAdapter } = await loadPackage()
   const client = new Redis(REDIS_URL, { enableAutoPipelining: true, maxRetriesPerRequest: 1, lazyConnect: true })
@@ -158,32 +178,7 @@ async function redisBackend(): Promise<Backend> {
     name: "Redis",
     adapter,
     // Through the adapter (its key layout and scripts), many calls in flight at once: auto-pipelined by ioredis.
-    async seed(from, to) {
-      const expires = new Date(Date.now() + EXPIRES_IN_MS)
-      for (let start = from; start < to; start += BATCH) {
-        const end = Math.min(to, start + BATCH)
-        const users: Promise<unknown>[] = []
-        for (let i = start; i < end; i++) {
-          users.push(
-            Promise.resolve(
-              adapter.createUser!({
-                id: userId(i),
-                name: `Scale ${i}`,
-                email: `scale-${i}@example.com`,
-                emailVerified: null,
-              }),
-            ),
-          )
-        }
-        await Promise.all(users)
-        const sessions: Promise<unknown>[] = []
-        for (let i = start; i < end; i++) {
-          const session = { sessionToken: hashSessionToken(token(i)), userId: userId(i), expires }
-          sessions.push(Promise.resolve(adapter.createSession!(session)))
-        }
-        await Promise.all(sessions)
-      }
-    },
+    seed: (from, to) => seedThroughAdapter(adapter, from, to),
     async cleanup() {
       let cursor = "0"
       do {
@@ -212,24 +207,7 @@ async function redisClusterBackend(): Promise<Backend> {
   return {
     name: "Redis Cluster",
     adapter,
-    async seed(from, to) {
-      const expires = new Date(Date.now() + EXPIRES_IN_MS)
-      for (let start = from; start < to; start += BATCH) {
-        const end = Math.min(to, start + BATCH)
-        const users: Promise<unknown>[] = []
-        for (let i = start; i < end; i++) {
-          const user = { id: userId(i), name: `Scale ${i}`, email: `scale-${i}@example.com`, emailVerified: null }
-          users.push(Promise.resolve(adapter.createUser!(user)))
-        }
-        await Promise.all(users)
-        const sessions: Promise<unknown>[] = []
-        for (let i = start; i < end; i++) {
-          const session = { sessionToken: hashSessionToken(token(i)), userId: userId(i), expires }
-          sessions.push(Promise.resolve(adapter.createSession!(session)))
-        }
-        await Promise.all(sessions)
-      }
-    },
+    seed: (from, to) => seedThroughAdapter(adapter, from, to),
     async cleanup() {
       await Promise.all(
         client.nodes("master").map(async (node) => {
