@@ -1,15 +1,16 @@
 /**
  * `npm run bench:scale`: database sessions at scale. For SQLite, PostgreSQL (direct, and through PgBouncer in
- * transaction pooling mode) and Redis, seeds 10,000, 100,000 and
+ * transaction pooling mode) and Redis (one node, and a Redis Cluster), seeds 10,000, 100,000 and
  * 1,000,000 users with one session each (bulk: one SQL statement per batch, a Redis pipeline), and at each size measures
  * a `requireAuth` route with database sessions: requests/s, p99 latency and the RSS of this process (the servers; the
  * load generator runs in a child process), with the in-process session cache off and on (`session.cache`). Prints the
  * ratio of the largest size to the smallest with PASS/MISS (target >= 0.85: flat within 15%) and the RSS spread.
  * Everything it creates is its own (a temporary SQLite file, a schema, a key prefix) and is removed at the end.
  *
- * Environment: BENCH_SCALE_SIZES (default 10000,100000,1000000), BENCH_SCALE_BACKENDS (sqlite,postgres,pgbouncer,redis),
+ * Environment: BENCH_SCALE_SIZES (default 10000,100000,1000000), BENCH_SCALE_BACKENDS (sqlite,postgres,pgbouncer,redis,redis-cluster),
  * BENCH_DURATION (seconds per run, default 5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_SCALE_CACHE_TTL
- * (seconds, default 5; 0 skips the cached runs), DATABASE_URL, PGBOUNCER_URL, REDIS_URL. See bench/README.md.
+ * (seconds, default 5; 0 skips the cached runs), DATABASE_URL, PGBOUNCER_URL, REDIS_URL,
+ * REDIS_CLUSTER_URL. See bench/README.md.
  */
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -21,7 +22,7 @@ import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import Database from "better-sqlite3"
 import express from "express"
-import { Redis } from "ioredis"
+import { Cluster, Redis } from "ioredis"
 import { Pool } from "pg"
 import type { AuthConfig } from "../lib"
 import type { Adapter } from "../lib/storage/adapter"
@@ -34,6 +35,7 @@ import { COOKIE_NAME, SECRET } from "./servers"
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
 const PGBOUNCER_URL = process.env.PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6432/test"
+const REDIS_CLUSTER_URL = process.env.REDIS_CLUSTER_URL ?? "redis://127.0.0.1:7001"
 /** Every seeded session expires this far ahead: no expiry slide (updateAge one day) falls due during a run. */
 const EXPIRES_IN_MS = 30 * 24 * 60 * 60 * 1000
 const BATCH = 10_000
@@ -145,6 +147,26 @@ async function postgresBackend(via: "direct" | "pgbouncer" = "direct"): Promise<
   }
 }
 
+/** Adds users and sessions `from` .. `to - 1` through the adapter's own methods, a batch of calls in flight at once. */
+async function seedThroughAdapter(adapter: Adapter, from: number, to: number): Promise<void> {
+  const expires = new Date(Date.now() + EXPIRES_IN_MS)
+  for (let start = from; start < to; start += BATCH) {
+    const end = Math.min(to, start + BATCH)
+    const users: Promise<unknown>[] = []
+    for (let i = start; i < end; i++) {
+      const user = { id: userId(i), name: `Scale ${i}`, email: `scale-${i}@example.com`, emailVerified: null }
+      users.push(Promise.resolve(adapter.createUser!(user)))
+    }
+    await Promise.all(users)
+    const sessions: Promise<unknown>[] = []
+    for (let i = start; i < end; i++) {
+      const session = { sessionToken: hashSessionToken(token(i)), userId: userId(i), expires }
+      sessions.push(Promise.resolve(adapter.createSession!(session)))
+    }
+    await Promise.all(sessions)
+  }
+}
+
 async function redisBackend(): Promise<Backend> {
   const { RedisAdapter } = await loadPackage()
   const client = new Redis(REDIS_URL, { enableAutoPipelining: true, maxRetriesPerRequest: 1, lazyConnect: true })
@@ -156,32 +178,7 @@ async function redisBackend(): Promise<Backend> {
     name: "Redis",
     adapter,
     // Through the adapter (its key layout and scripts), many calls in flight at once: auto-pipelined by ioredis.
-    async seed(from, to) {
-      const expires = new Date(Date.now() + EXPIRES_IN_MS)
-      for (let start = from; start < to; start += BATCH) {
-        const end = Math.min(to, start + BATCH)
-        const users: Promise<unknown>[] = []
-        for (let i = start; i < end; i++) {
-          users.push(
-            Promise.resolve(
-              adapter.createUser!({
-                id: userId(i),
-                name: `Scale ${i}`,
-                email: `scale-${i}@example.com`,
-                emailVerified: null,
-              }),
-            ),
-          )
-        }
-        await Promise.all(users)
-        const sessions: Promise<unknown>[] = []
-        for (let i = start; i < end; i++) {
-          const session = { sessionToken: hashSessionToken(token(i)), userId: userId(i), expires }
-          sessions.push(Promise.resolve(adapter.createSession!(session)))
-        }
-        await Promise.all(sessions)
-      }
-    },
+    seed: (from, to) => seedThroughAdapter(adapter, from, to),
     async cleanup() {
       let cursor = "0"
       do {
@@ -194,11 +191,45 @@ async function redisBackend(): Promise<Backend> {
   }
 }
 
+/** A Redis Cluster (REDIS_CLUSTER_URL names a seed node): the adapter's cluster layout, seeded through the adapter. */
+async function redisClusterBackend(): Promise<Backend> {
+  const { RedisAdapter } = await loadPackage()
+  const seed = new URL(REDIS_CLUSTER_URL)
+  const client = new Cluster([{ host: seed.hostname, port: Number(seed.port || 7001) }], {
+    enableAutoPipelining: true,
+    lazyConnect: true,
+    redisOptions: { maxRetriesPerRequest: 1 },
+  })
+  client.on("error", () => undefined)
+  await client.connect()
+  const prefix = `gatehouse-scale-${randomBytes(6).toString("hex")}:`
+  const adapter = RedisAdapter(client, { prefix })
+  return {
+    name: "Redis Cluster",
+    adapter,
+    seed: (from, to) => seedThroughAdapter(adapter, from, to),
+    async cleanup() {
+      await Promise.all(
+        client.nodes("master").map(async (node) => {
+          let cursor = "0"
+          do {
+            const [next, keys] = await node.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 10_000)
+            cursor = next
+            await Promise.all(keys.map((key) => node.unlink(key)))
+          } while (cursor !== "0")
+        }),
+      )
+      client.disconnect()
+    },
+  }
+}
+
 const factories: Record<string, () => Promise<Backend>> = {
   sqlite: sqliteBackend,
   postgres: () => postgresBackend("direct"),
   pgbouncer: () => postgresBackend("pgbouncer"),
   redis: redisBackend,
+  "redis-cluster": redisClusterBackend,
 }
 
 function collector(): () => void {
@@ -314,7 +345,7 @@ async function main(): Promise<void> {
     sizes: envList("BENCH_SCALE_SIZES", "10000,100000,1000000")
       .map(Number)
       .sort((a, b) => a - b),
-    backends: envList("BENCH_SCALE_BACKENDS", "sqlite,postgres,pgbouncer,redis"),
+    backends: envList("BENCH_SCALE_BACKENDS", "sqlite,postgres,pgbouncer,redis,redis-cluster"),
     duration: envNumber("BENCH_DURATION", 5),
     rounds: Math.max(1, Math.round(envNumber("BENCH_ROUNDS", 3))),
     connections: Math.max(1, Math.round(envNumber("BENCH_CONNECTIONS", 10))),

@@ -6,7 +6,7 @@
 import type { AccountTokenAdapter, AdapterAccount, AdapterUser, AuthenticatorAdapter, UserAdapter } from "../adapter"
 import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound } from "../internal/models"
 import * as c from "./cluster-scripts"
-import { durable, emailIndex, MAX_RETRIES, reviveAccount, reviveAuthenticator, reviveUser } from "./keys"
+import { durable, emailIndex, MAX_RETRIES, reviveAccount, reviveAuthenticator, reviveUser, userUpdate } from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -116,11 +116,7 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
     },
     async updateUser(patch) {
       for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-        const current = await client.get(key.user(patch.id))
-        if (current === null) throw notFound("User", patch.id)
-        const before = JSON.parse(current) as AdapterUser
-        const next = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) }
-        const json = JSON.stringify(next)
+        const { current, before, next, json } = await userUpdate(ctx, patch)
         const [oldIndex, newIndex] = [emailIndex(ctx, before.email), emailIndex(ctx, next.email)]
         const claim = newIndex !== oldIndex && newIndex !== "" ? await claimEmail(newIndex, patch.id) : "none"
         if (claim === "taken") throw conflict("Email", { email: next.email })

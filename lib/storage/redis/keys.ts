@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto"
 import type { Cluster, Redis } from "ioredis"
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../adapter"
-import { copyAuthenticator, copySession, emailKey, missingUser } from "../internal/models"
+import { copyAuthenticator, copySession, emailKey, missingUser, notFound } from "../internal/models"
 import type { AccountKey } from "../internal/models"
 import { replicated } from "./replicas"
 import type { ReplicaWait } from "./replicas"
@@ -70,6 +70,21 @@ export function emailIndex(ctx: RedisContext, email: unknown): string {
 
 /** A record's expiry as the epoch milliseconds of `PXAT`. */
 export const pxat = (date: Date): number => new Date(date).getTime()
+
+/**
+ * Reads user `patch.id` for an optimistic update: the stored JSON (the compare-and-swap's expected value), the user
+ * before and after the patch (`undefined` fields left alone) and the new JSON. Throws `adapter_not_found` if missing.
+ */
+export async function userUpdate(
+  ctx: RedisContext,
+  patch: Partial<AdapterUser> & Pick<AdapterUser, "id">,
+): Promise<{ current: string; before: AdapterUser; next: AdapterUser; json: string }> {
+  const current = await ctx.client.get(ctx.key.user(patch.id))
+  if (current === null) throw notFound("User", patch.id)
+  const before = JSON.parse(current) as AdapterUser
+  const next = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) }
+  return { current, before, next, json: JSON.stringify(next) }
+}
 
 /** Turns a create script's status into the adapters' fixed errors. */
 export function expectOk(status: unknown, userId: string, onExists: () => Error): void {

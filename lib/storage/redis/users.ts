@@ -2,7 +2,7 @@
 import type { AccountTokenAdapter, AdapterAccount, AdapterUser, UserAdapter } from "../adapter"
 import { conflict, emailKey, newUserId, notFound } from "../internal/models"
 import { TOKEN_COLUMNS } from "../internal/rows"
-import { durable, emailIndex, expectOk, MAX_RETRIES, reviveAccount, reviveUser } from "./keys"
+import { durable, emailIndex, expectOk, MAX_RETRIES, reviveAccount, reviveUser, userUpdate } from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -37,11 +37,7 @@ export function userMethods(ctx: RedisContext): UserAdapter & AccountTokenAdapte
     },
     async updateUser(patch) {
       for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-        const current = await client.get(key.user(patch.id))
-        if (current === null) throw notFound("User", patch.id)
-        const before = JSON.parse(current) as AdapterUser
-        const next = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) }
-        const json = JSON.stringify(next)
+        const { current, before, next, json } = await userUpdate(ctx, patch)
         const status = await lua.run(
           client,
           lua.UPDATE_USER,
