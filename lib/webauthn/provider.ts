@@ -73,7 +73,8 @@ export function resolveWebAuthnProvider(provider: WebAuthnConfig, env: Env): Res
     }
     return Object.freeze({ ...provider, topOrigins })
   }
-  const name = configured.name ?? (ids[0] as string)
+  // Auth.js's defaults: the first entry of a list, else the host (with its port) of the first origin.
+  const name = list(configured.name as string | string[] | undefined)[0] ?? new URL(origins[0] as string).host
   return Object.freeze({
     ...provider,
     rp: Object.freeze({ ids: Object.freeze(ids), name, origins: Object.freeze(origins) }),

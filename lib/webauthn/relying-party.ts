@@ -26,8 +26,8 @@ export function expectedRelyingParty(origin: string, provider: ResolvedWebAuthnP
     const ids = [...provider.rp.ids]
     return { id: ids[0] as string, name: provider.rp.name, ids, origins: [...provider.rp.origins] }
   }
-  const id = new URL(origin).hostname
-  return { id, name: id, ids: [id], origins: [origin] }
+  const { hostname: id, host } = new URL(origin)
+  return { id, name: host, ids: [id], origins: [origin] }
 }
 
 /**

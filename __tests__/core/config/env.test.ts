@@ -36,6 +36,8 @@ describe("setEnvDefaults (reference 18.14)", () => {
     const withFn: AuthConfig = { providers: [fn] }
     setEnvDefaults({ AUTH_MY_PROVIDER_ID: "cid", AUTH_MY_PROVIDER_SECRET: "csecret" }, withFn)
     expect((withFn.providers[0] as OAuthConfig).options).toMatchObject({ clientId: "cid", clientSecret: "csecret" })
+    // ... and, as in Auth.js, the provider it returned carries them too.
+    expect(withFn.providers[0]).toMatchObject({ clientId: "cid", clientSecret: "csecret" })
   })
 
   it("secret order, config secret preferred, redirect proxy, basePath from AUTH_URL", () => {

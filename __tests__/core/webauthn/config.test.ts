@@ -39,13 +39,24 @@ describe("WebAuthn configuration", () => {
     ).toEqual({ ids: ["auth.example"], name: "auth.example", origins: ["https://auth.example"] })
   })
 
-  it("without relyingParty, AUTH_URL's origin and host are the relying party", () => {
+  it("without relyingParty, AUTH_URL's origin and host are the relying party (the name is host:port, as in Auth.js)", () => {
     expect(
       rpOf(
         { ...base, adapter: MemoryAdapter(), providers: [Passkey()] },
         { AUTH_URL: "https://app.example:8443/auth" },
       ),
-    ).toEqual({ ids: ["app.example"], name: "app.example", origins: ["https://app.example:8443"] })
+    ).toEqual({ ids: ["app.example"], name: "app.example:8443", origins: ["https://app.example:8443"] })
+  })
+
+  it("a relyingParty.name given as a list is its first entry, as in Auth.js", () => {
+    const name = ["Primary", "Other"] as unknown as string
+    expect(
+      rpOf({
+        ...base,
+        adapter: MemoryAdapter(),
+        providers: [Passkey({ relyingParty: { id: "app.example", name, origin: "https://app.example" } })],
+      }),
+    ).toEqual({ ids: ["app.example"], name: "Primary", origins: ["https://app.example"] })
   })
 
   it("in production, neither relyingParty nor AUTH_URL is a construction error", () => {

@@ -78,12 +78,14 @@ function withProviderEnv(provider: Provider, env: Env): Provider {
   if (typeof provider === "function") {
     const probe = provider({})
     const prefix = providerEnvPrefix(probe.id)
-    return provider({
+    // As Auth.js: the factory is called with the values, and what it returns gets them too where it lacks them.
+    const made = provider({
       clientId: env[`${prefix}ID`],
       clientSecret: env[`${prefix}SECRET`],
       issuer: env[`${prefix}ISSUER`],
       apiKey: env[`${prefix}KEY`],
     })
+    return typeof made?.id === "string" ? applyProviderEnv(made, env) : made
   }
   // An object provider gets the top-level fields it lacks; its `options` still win when the core merges them. Anything
   // without a string id is left for the resolver to reject with a clear message.
