@@ -6,6 +6,9 @@ import { NotFound } from "../../lib/errors"
 import { Gatehouse } from "../../lib/web"
 import type { JWT } from "../../lib/core/kernel/types"
 import { Client, newAuthenticator, passkeyConfig, RP_ORIGIN, SESSION_COOKIE } from "../core/webauthn/harness"
+import { Browser as EmailBrowser, emailConfig } from "../core/email/harness"
+import Email from "../../lib/providers/email"
+import type { SendVerificationRequestParams } from "../../lib/providers/types"
 
 type Strategy = "jwt" | "database"
 type Ending = "revokeUserSessions" | "revokeAllSessions" | "revokeSession"
@@ -119,6 +122,22 @@ describe.each(cases)("%s session ended by %s: the copied cookie", (strategy, end
     expect(await v.adapter.listAuthenticatorsByUserId(v.userId)).toHaveLength(1)
   })
 
+  it("authentication options list none of the user's passkeys (a signed-in request would get them)", async () => {
+    const v = await victim(strategy)
+    const live = new Client(v.config)
+    live.cookies = { ...v.stolen }
+    const before = await live.options("action=authenticate")
+    const allowed = (body: typeof before.body) =>
+      ((body.options as { allowCredentials?: { id: string }[] }).allowCredentials ?? []).map((c) => c.id)
+    expect(allowed(before.body)).toEqual([v.passkey.id])
+    await end(v, ending)
+    const thief = new Client(v.config)
+    thief.cookies = { ...v.stolen }
+    const after = await thief.options("action=authenticate")
+    expect(after.status).toBe(200)
+    expect(allowed(after.body)).toEqual([])
+  })
+
   it("lists and revokes no sessions, is not fresh, and has no access token", async () => {
     const v = await victim(strategy)
     await end(v, ending)
@@ -161,5 +180,29 @@ describe("the door is the only reader", () => {
       thief.cookies = { ...v.stolen }
       expect((await thief.options("action=register")).status).toBe(200)
     }
+  })
+})
+
+describe.each(["jwt", "database"] as const)("an email link opened with an ended %s session", (strategy) => {
+  it("signs in the address's own user and changes nothing of the ended session's user", async () => {
+    const sent: SendVerificationRequestParams[] = []
+    const provider = Email({ sendVerificationRequest: (params) => void sent.push(params) })
+    const { config, adapter } = emailConfig([provider], { session: { strategy } })
+    const web = Gatehouse(config)
+    const browser = new EmailBrowser(config)
+    await browser.requestLink("ada@example.test", { provider: "email" })
+    await browser.openLink(sent[0]!.url)
+    const ada = (await adapter.getUserByEmail("ada@example.test"))!
+    expect((await browser.session())?.user?.email).toBe("ada@example.test")
+    // Ada signs out everywhere; the browser keeps its (now ended) cookie and opens Bea's link.
+    await web.revokeUserSessions(ada.id)
+    expect(await browser.session()).toBeNull()
+    await browser.requestLink("bea@example.test", { provider: "email" })
+    await browser.openLink(sent[1]!.url)
+    expect((await browser.session())?.user?.email).toBe("bea@example.test")
+    const bea = (await adapter.getUserByEmail("bea@example.test"))!
+    expect(bea.id).not.toBe(ada.id)
+    // Ada's account still stands on its own: the ended session linked nothing to Bea, nor Bea to Ada.
+    expect(await adapter.getUserByEmail("ada@example.test")).toMatchObject({ id: ada.id })
   })
 })
