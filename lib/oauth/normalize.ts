@@ -52,10 +52,11 @@ interface ParsedEndpoint {
  * ```
  */
 export function normalizeOAuthProvider<P = Profile>(
-  provider: OAuthConfig<P>,
+  input: OAuthConfig<P>,
   env: { redirectProxyUrl?: string; redirectProxyAllowedOrigins?: readonly string[]; httpTimeout?: number },
 ): ResolvedOAuthProvider {
-  const { id } = provider
+  const { id } = input
+  const provider = withIssuerPaths(input)
   if (!provider.issuer) {
     for (const key of ["authorization", "token", "userinfo"] as const) {
       const endpoint = provider[key]
@@ -74,7 +75,8 @@ export function normalizeOAuthProvider<P = Profile>(
   Object.assign(authorization.params, stringifyParams(provider.authorizationParams ?? {}))
   const fromUrl = authorization.url ? new URL(authorization.url).searchParams : new URLSearchParams()
   const param = (name: string): string | undefined => authorization.params[name] ?? fromUrl.get(name) ?? undefined
-  if (!param("scope")) authorization.params.scope = DEFAULT_SCOPE
+  // Only an absent scope gets the default: an empty one is a provider's choice (Kakao's consent comes from its console).
+  if (param("scope") === undefined) authorization.params.scope = DEFAULT_SCOPE
   const responseType = param("response_type")
   if (responseType !== undefined && responseType !== "code") {
     throw new InvalidConfig("Only response_type=code is supported", { cause: { provider: id, responseType } })
@@ -165,6 +167,43 @@ export function normalizeOAuthProvider<P = Profile>(
     [customFetch]: provider[customFetch],
   }
   return Object.freeze(resolved)
+}
+
+/** Whether an endpoint value is a path on the issuer (instance-specific catalogue providers such as Mastodon). */
+function isIssuerPath(value: unknown): value is string {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//")
+}
+
+/**
+ * The provider with its issuer-relative endpoints (`"/oauth/token"`) made absolute. An OpenID Connect provider, or one
+ * with such paths, needs an issuer: without one (from the options or `AUTH_<ID>_ISSUER`) construction fails here.
+ */
+function withIssuerPaths<P>(provider: OAuthConfig<P>): OAuthConfig<P> {
+  const urlOf = (endpoint: unknown): unknown =>
+    typeof endpoint === "object" && endpoint !== null ? (endpoint as { url?: unknown }).url : endpoint
+  const keys = ["authorization", "token", "userinfo", "wellKnown"] as const
+  const relative = keys.filter((key) => isIssuerPath(urlOf(provider[key])))
+  if (!provider.issuer && (provider.type === "oidc" || relative.length > 0)) {
+    throw new InvalidConfig(
+      `The "${provider.id}" provider needs an issuer: pass \`issuer\`, or set ${envPrefixOf(provider.id)}ISSUER.`,
+      { code: "issuer_required", cause: { provider: provider.id } },
+    )
+  }
+  if (relative.length === 0) return provider
+  const base = (provider.issuer as string).replace(/\/+$/, "")
+  const out: OAuthConfig<P> = { ...provider }
+  for (const key of relative) {
+    const value = provider[key]
+    if (typeof value === "string") (out as unknown as Record<string, unknown>)[key] = base + value
+    else
+      (out as unknown as Record<string, unknown>)[key] = { ...(value as object), url: base + (urlOf(value) as string) }
+  }
+  return out
+}
+
+/** `AUTH_<ID>_`, as the core's environment inference names a provider's variables. */
+function envPrefixOf(id: string): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_`
 }
 
 /**

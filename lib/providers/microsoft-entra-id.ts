@@ -47,7 +47,7 @@ export function MicrosoftEntraID<P extends MicrosoftEntraIDProfile = MicrosoftEn
     name: "Microsoft Entra ID",
     type: "oidc",
     issuer: `https://login.microsoftonline.com/${encodeURIComponent(tenant)}/v2.0`,
-    authorization: { params: { scope: "openid profile email" } },
+    authorization: { params: { scope: "openid profile email User.Read" } },
     profile(profile: P): User {
       return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }
     },
