@@ -93,11 +93,13 @@ const expected: Record<string, Expected> = {
       state: true,
     },
   ),
-  "microsoft-entra-id": discovered(
-    "https://login.microsoftonline.com/common/v2.0",
-    "https://login.microsoftonline.com/common/oauth2/v2.0/authorize-x",
-    "openid profile email User.Read",
-  ),
+  "microsoft-entra-id": {
+    ...tenant(
+      "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0",
+      "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/oauth2/v2.0/authorize-x",
+    ),
+    scope: "openid profile email User.Read",
+  },
   // Notion names no scope, so the reference's default `openid profile email` is added (reference 6.1).
   notion: { endpoint: "https://api.notion.com/v1/oauth/authorize", scope: DEFAULT_SCOPE, extra: { owner: "user" } },
   oidc: tenant("https://op.example", "https://op.example/authorize-x"),
@@ -332,47 +334,51 @@ describe.each(catalogue)("%s", (name) => {
 
 // Microsoft's multi-tenant endpoints name another issuer in their metadata than the URL they are fetched from: `common`
 // and `organizations` a template (`https://login.microsoftonline.com/{tenantid}/v2.0`), `consumers` the consumer
-// tenant's id. Gatehouse holds discovery to the exact configured issuer, so these are refused, not trusted; the README
-// says to set `tenantId` (multi-tenant sign-in is not supported yet).
-describe("microsoft-entra-id without a tenant of its own", () => {
+// tenant's id. Gatehouse accepts exactly that issuer (each ID token is then held to its own tenant) and nothing else.
+describe("microsoft-entra-id multi-tenant metadata", () => {
+  const template = "https://login.microsoftonline.com/{tenantid}/v2.0"
+  const consumer = "https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0"
   const cases = [
-    ["common (the default)", undefined, "https://login.microsoftonline.com/{tenantid}/v2.0"],
-    ["organizations", "organizations", "https://login.microsoftonline.com/{tenantid}/v2.0"],
-    ["consumers", "consumers", "https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0"],
+    ["common (the default)", undefined, template, true],
+    ["organizations", "organizations", template, true],
+    ["consumers", "consumers", consumer, true],
+    ["common naming itself", undefined, "https://login.microsoftonline.com/common/v2.0", false],
+    ["organizations naming the consumer tenant", "organizations", consumer, false],
+    ["consumers naming the template", "consumers", template, false],
   ] as const
-  test.each(cases)(
-    "%s: the issuer its metadata names is refused before the browser leaves",
-    async (_, tenantId, named) => {
-      const mod = (await import(join(providersDir, "microsoft-entra-id"))) as {
-        default: (options: object) => OAuthConfig
-      }
-      const issuer = `https://login.microsoftonline.com/${tenantId ?? "common"}/v2.0`
-      const calls: string[] = []
-      const provider = mod.default({
-        clientId: CLIENT_ID,
-        clientSecret: CLIENT_SECRET,
-        ...(tenantId ? { tenantId } : {}),
-        [customFetch]: discoveryFetch(
-          issuer,
-          `https://login.microsoftonline.com/${tenantId ?? "common"}/authorize-x`,
-          calls,
-          named,
-        ),
-      })
-      const logger = testLogger()
-      const { response, cookies } = await startSignIn(
-        { secret: SECRET, trustHost: true, providers: [provider], logger },
-        provider.id,
-      )
-      expect(calls).toEqual([`${issuer}/.well-known/openid-configuration`])
-      expect(response.status).toBe(302)
-      expect(response.headers.get("location")).toBe(`${ORIGIN}/auth/error?error=Configuration`)
-      expect(cookies.map((c) => c.name).filter((n) => n.includes("pkce") || n.includes("state"))).toEqual([])
-      expect(logger.errors).toHaveLength(1)
-      expect(logger.errors[0]).toMatchObject({
-        name: "OAuthProtocolError",
-        cause: { attribute: "issuer", provider: "microsoft-entra-id" },
-      })
-    },
-  )
+  test.each(cases)("%s", async (_, tenantId, named, accepted) => {
+    const mod = (await import(join(providersDir, "microsoft-entra-id"))) as {
+      default: (options: object) => OAuthConfig
+    }
+    const issuer = `https://login.microsoftonline.com/${tenantId ?? "common"}/v2.0`
+    const endpoint = `https://login.microsoftonline.com/${tenantId ?? "common"}/authorize-x`
+    const calls: string[] = []
+    const provider = mod.default({
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      allowedTenants: ["72f988bf-86f1-41af-91ab-2d7cd011db47"],
+      ...(tenantId ? { tenantId } : {}),
+      [customFetch]: discoveryFetch(issuer, endpoint, calls, named),
+    })
+    const logger = testLogger()
+    const { response, cookies } = await startSignIn(
+      { secret: SECRET, trustHost: true, providers: [provider], logger },
+      provider.id,
+    )
+    expect(calls).toEqual([`${issuer}/.well-known/openid-configuration`])
+    expect(response.status).toBe(302)
+    const location = response.headers.get("location") as string
+    if (accepted) {
+      expect(location.startsWith(`${endpoint}?`)).toBe(true)
+      expect(logger.errors).toEqual([])
+      return
+    }
+    expect(location).toBe(`${ORIGIN}/auth/error?error=Configuration`)
+    expect(cookies.map((c) => c.name).filter((n) => n.includes("pkce") || n.includes("state"))).toEqual([])
+    expect(logger.errors).toHaveLength(1)
+    expect(logger.errors[0]).toMatchObject({
+      name: "OAuthProtocolError",
+      cause: { attribute: "issuer", provider: "microsoft-entra-id" },
+    })
+  })
 })

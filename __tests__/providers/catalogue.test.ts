@@ -834,7 +834,8 @@ describe.each(rows)("$id", (row) => {
     const options = {
       clientId: "id-123",
       clientSecret: "secret-456",
-      issuer: "https://idp.example.com",
+      // In Microsoft Entra ID's form (<authority>/<tenant>/v2.0), which its factory requires.
+      issuer: "https://idp.example.com/tenant-1/v2.0",
       authorization: { params: { prompt: "login" } },
       allowDangerousEmailAccountLinking: true,
     }

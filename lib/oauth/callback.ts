@@ -6,6 +6,7 @@ import { engineError } from "./engine-error"
 import type { OAuthConfig, TokenSet } from "../providers/types"
 import { redirectUriOf } from "./authorization-url"
 import { discardCheckCookies, useCheck } from "./checks"
+import { assertTenantAllowed, entraAuthResponse, entraServer } from "./entra"
 import { providerFetch } from "./fetch"
 import { proxyHop } from "./proxy"
 import { verifyIdToken } from "./id-token"
@@ -40,10 +41,15 @@ export async function finishOAuthSignIn(ctx: OAuthFlowContext, params: URLSearch
   }
 }
 
-async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParams): Promise<OAuthSignInResult> {
+async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchParams): Promise<OAuthSignInResult> {
   const { provider } = ctx
-  const as = await resolveServer(provider, "callback")
+  const { entra } = provider
+  let as = await resolveServer(provider, "callback")
   const client = clientOf(provider)
+  // Entra's multi-tenant metadata announces a template, not an issuer: an `iss` parameter is checked against the
+  // tenant form here and against the ID token below.
+  const { params, iss: authIss } = entra ? entraAuthResponse(entra, provider.id, received) : { params: received }
+  if (entra && entra.mode !== "single") as = { ...as, authorization_response_iss_parameter_supported: false }
 
   // A state cookie means the start added `state` (configured, or because the server does not advertise S256): then
   // it is required, so a code injected without this browser's state is refused even if the server ignores PKCE.
@@ -74,6 +80,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParam
     requestOptions(provider),
   )
   if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
+  if (entra) as = await entraServer(entra, provider.id, as, response.clone(), authIss)
 
   const expectedNonce = provider.checks.includes("nonce") ? await useCheck(ctx, "nonce") : oauth.expectNoNonce
   const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
@@ -86,6 +93,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParam
   const tokens: TokenSet = { ...result }
   if (tokens.expires_in !== undefined) tokens.expires_at = Math.floor(Date.now() / 1000) + Number(tokens.expires_in)
   const claims = oauth.getValidatedIdTokenClaims(result)
+  if (entra) await assertTenantAllowed(entra, provider.id, claims ?? {}, ctx.logger)
   const profile: Profile =
     provider.type === "oidc" && provider.idToken && claims
       ? { ...claims }

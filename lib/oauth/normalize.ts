@@ -3,6 +3,8 @@ import { InvalidConfig, InvalidEndpoints, OAuthProfileParseError } from "../erro
 import type { Account, Profile, TokenSet, User } from "../models"
 import type { EndpointConfig, OAuthConfig, TokenEndpointConfig } from "../providers/types"
 import { customFetch } from "../symbols"
+import type { LoggerInstance } from "../logger"
+import { resolveEntra } from "./entra"
 import { DEFAULT_HTTP_TIMEOUT } from "./fetch"
 import { parseProxyOrigins } from "./proxy"
 import type { ResolvedCheck, ResolvedOAuthProvider, ResolvedOidcLogout } from "./types"
@@ -53,7 +55,15 @@ interface ParsedEndpoint {
  */
 export function normalizeOAuthProvider<P = Profile>(
   input: OAuthConfig<P>,
-  env: { redirectProxyUrl?: string; redirectProxyAllowedOrigins?: readonly string[]; httpTimeout?: number },
+  env: {
+    redirectProxyUrl?: string
+    redirectProxyAllowedOrigins?: readonly string[]
+    httpTimeout?: number
+    /** Whether `NODE_ENV` is production: the stricter construction rules apply. */
+    production?: boolean
+    /** Receives construction warnings (a multi-tenant issuer open to every tenant). */
+    logger?: Pick<LoggerInstance, "warn">
+  },
 ): ResolvedOAuthProvider {
   const { id } = input
   const provider = withIssuerPaths(input)
@@ -163,6 +173,7 @@ export function normalizeOAuthProvider<P = Profile>(
     formPost,
     allowInsecureUnsignedIdTokens,
     allowInsecureRequests,
+    entra: resolveEntra(provider, env),
     httpTimeout: env.httpTimeout ?? DEFAULT_HTTP_TIMEOUT,
     [customFetch]: provider[customFetch],
   }

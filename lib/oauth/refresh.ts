@@ -6,6 +6,7 @@
 import * as oauth from "oauth4webapi"
 import { decodeJwt } from "jose"
 import type { TokenSet } from "../models"
+import { entraServer } from "./entra"
 import { verifyIdToken } from "./id-token"
 import { clientAuthOf, clientOf, requestOptions, resolveServer } from "./server"
 import type { ResolvedOAuthProvider } from "./types"
@@ -82,6 +83,14 @@ export async function refreshGrant(
     throw new RefreshGrantError("transient", error instanceof Error ? error.name : "request failed")
   }
   if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
+  if (provider.entra) {
+    try {
+      // A refreshed Entra ID token is held to the tenant it names; the subject check below keeps it the same user.
+      as = await entraServer(provider.entra, provider.id, as, response.clone())
+    } catch {
+      throw new RefreshGrantError("id_token_mismatch", "ID token tenant")
+    }
+  }
   let result: oauth.TokenEndpointResponse
   try {
     result = await oauth.processRefreshTokenResponse(as, clientOf(provider), response)

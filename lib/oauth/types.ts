@@ -4,6 +4,7 @@ import type { Account, Awaitable, Profile, TokenSet, User } from "../models"
 import type { LoggerInstance } from "../logger"
 import type { OAuthClientMetadata, OAuthConfig, ProviderStyle } from "../providers/types"
 import type { customFetch } from "../symbols"
+import type { ResolvedEntra } from "./entra"
 
 /** The checks Gatehouse runs on a callback; `pkce` is always present. */
 export type ResolvedCheck = "pkce" | "state" | "nonce"
@@ -59,6 +60,8 @@ export interface ResolvedOAuthProvider {
   readonly formPost: boolean
   readonly allowInsecureUnsignedIdTokens: boolean
   readonly allowInsecureRequests: boolean
+  /** Microsoft Entra ID's issuer and tenant rules, for a provider that applies them. */
+  readonly entra?: ResolvedEntra
   /** Time limit of each outgoing request of this provider, in ms (the config's `httpTimeout`). */
   readonly httpTimeout: number
   readonly [customFetch]?: typeof fetch

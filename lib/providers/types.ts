@@ -252,6 +252,17 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   allowInsecureUnsignedIdTokens?: boolean
   /** Allow plain-http endpoints (development only). */
   allowInsecureRequests?: boolean
+  /**
+   * Gatehouse: apply Microsoft Entra ID's issuer rules (the `microsoft-entra-id` factory sets it): the multi-tenant
+   * endpoints' templated issuer, each ID token held to the tenant its `tid` names.
+   */
+  entra?: boolean
+  /**
+   * Gatehouse, Microsoft Entra ID: the tenants that may sign in, as tenant ids (compared case-insensitively) or a
+   * function of the tenant id and the validated ID-token claims. Required in production for `common` and
+   * `organizations`; `() => true` accepts every tenant on purpose.
+   */
+  allowedTenants?: string[] | ((tid: string, claims: Record<string, unknown>) => Awaitable<boolean>)
   /** Replaces `fetch` for discovery, token and userinfo requests. */
   [customFetch]?: typeof fetch
   /** The user's overrides, merged over the provider's defaults. */

@@ -74,6 +74,8 @@ export function resolveProviders(
     redirectProxyUrl?: string
     redirectProxyAllowedOrigins?: readonly string[]
     httpTimeout?: number
+    /** Engine options of every OAuth/OIDC provider (production rules, construction warnings). */
+    oauth?: Pick<Parameters<typeof normalizeOAuthProvider>[1], "production" | "logger">
   },
 ): InternalProvider[] {
   const seen = new Set<string>()
@@ -95,6 +97,7 @@ export function resolveProviders(
           redirectProxyUrl: options.redirectProxyUrl,
           redirectProxyAllowedOrigins: options.redirectProxyAllowedOrigins,
           httpTimeout: options.httpTimeout,
+          ...options.oauth,
         })
       case "credentials":
         if (typeof merged.authorize !== "function") {

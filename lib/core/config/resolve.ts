@@ -10,7 +10,7 @@ import type { AuthConfig, JWTOptions, SessionOptions } from "../types"
 import { DEFAULT_ADAPTER_TIMEOUT, wrapAdapter } from "./adapter"
 import { defaultCallbacks } from "./callbacks"
 import { wrapEvents } from "./events"
-import { setEnvDefaults, type Env } from "./env"
+import { isProduction, setEnvDefaults, type Env } from "./env"
 import { assertIsProvider, resolveProviders } from "./providers"
 import { DEFAULT_HTTP_TIMEOUT } from "../../oauth/fetch"
 import { adapterStores } from "./stores"
@@ -91,6 +91,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     redirectProxyUrl: config.redirectProxyUrl,
     redirectProxyAllowedOrigins: config.redirectProxyAllowedOrigins,
     httpTimeout,
+    oauth: { production: isProduction(env), logger },
   })
 
   const sessionMaxAge = config.session?.maxAge ?? THIRTY_DAYS
