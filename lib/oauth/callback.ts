@@ -1,11 +1,12 @@
 /** Callback: redirect-proxy hop, checks, RFC 9207 `iss`, code exchange, ID token and userinfo validation, profile. */
 import * as oauth from "oauth4webapi"
 import type { Profile } from "../models"
-import { OAuthCallbackError } from "../errors"
+import { OAuthCallbackError, OAuthProtocolError } from "../errors"
 import { engineError } from "./engine-error"
 import type { OAuthConfig, TokenSet } from "../providers/types"
 import { redirectUriOf } from "./authorization-url"
 import { discardCheckCookies, useCheck } from "./checks"
+import { asksForNonce, assertDPoPBound, newDPoPKey, withNonceRetry, type DPoPKey } from "./dpop"
 import { assertTenantAllowed, entraAuthResponse, entraServer } from "./entra"
 import { providerFetch } from "./fetch"
 import { proxyHop } from "./proxy"
@@ -50,6 +51,13 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
   // tenant form here and against the ID token below.
   const { params, iss: authIss } = entra ? entraAuthResponse(entra, provider.id, received) : { params: received }
   if (entra && entra.mode !== "single") as = { ...as, authorization_response_iss_parameter_supported: false }
+  // FAPI 2.0 requires the RFC 9207 `iss` even when the metadata does not advertise it (mix-up defence).
+  if (provider.security.fapi2 && !params.has("iss") && !params.has("error")) {
+    throw new OAuthProtocolError("The authorization response has no iss", {
+      code: "missing_iss",
+      cause: { provider: provider.id },
+    })
+  }
 
   // A state cookie means the start added `state` (configured, or because the server does not advertise S256): then
   // it is required, so a code injected without this browser's state is refused even if the server ignores PKCE.
@@ -70,23 +78,29 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
   }
 
   const codeVerifier = await useCheck(ctx, "pkce")
-  let response = await oauth.authorizationCodeGrantRequest(
-    as,
-    client,
-    await clientAuthOf(provider),
-    callbackParams,
-    redirectUriOf(ctx),
-    codeVerifier,
-    requestOptions(provider),
-  )
-  if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
-  if (entra) as = await entraServer(entra, provider.id, as, response.clone(), authIss)
-
   const expectedNonce = provider.checks.includes("nonce") ? await useCheck(ctx, "nonce") : oauth.expectNoNonce
-  const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
-    expectedNonce,
-    requireIdToken: provider.type === "oidc",
-  })
+  const clientAuth = await clientAuthOf(provider)
+  // A DPoP provider binds this sign-in's tokens to a key of its own, made just before the code exchange.
+  const dpop = provider.security.dpop ? await newDPoPKey(provider) : undefined
+  const grant = async () => {
+    let response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      clientAuth,
+      callbackParams,
+      redirectUriOf(ctx),
+      codeVerifier,
+      { ...requestOptions(provider), ...(dpop ? { DPoP: dpop.handle } : {}) },
+    )
+    if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
+    if (entra) as = await entraServer(entra, provider.id, as, response.clone(), authIss)
+    return oauth.processAuthorizationCodeResponse(as, client, response, {
+      expectedNonce,
+      requireIdToken: provider.type === "oidc",
+    })
+  }
+  const result = dpop ? await withNonceRetry(grant, provider.id) : await grant()
+  if (dpop) assertDPoPBound(result.token_type, provider.id)
   // oauth4webapi validated the claims; the signature is checked here, always.
   if (typeof result.id_token === "string") await verifyIdToken(provider, as, result.id_token)
 
@@ -97,12 +111,22 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
   const profile: Profile =
     provider.type === "oidc" && provider.idToken && claims
       ? { ...claims }
-      : await fetchProfile(provider, as, client, tokens, claims?.sub)
+      : await fetchProfile(provider, as, client, tokens, claims?.sub, dpop)
 
   const { user, account } = await buildUserAndAccount(provider, profile, tokens)
+  // The thumbprint is public and callbacks may read it; the private key travels apart, to the token store only.
+  if (dpop) account.dpop_jkt = dpop.jkt
   ctx.logger.debug("oauth callback verified", { provider: provider.id })
   const idp = claims && provider.logout ? idpRecord(provider, claims, result.id_token) : undefined
-  return { kind: "profile", user, account, profile, tokens, ...(idp ? { idp } : {}) }
+  return {
+    kind: "profile",
+    user,
+    account,
+    profile,
+    tokens,
+    ...(idp ? { idp } : {}),
+    ...(dpop ? { dpop: { jwk: dpop.jwk, jkt: dpop.jkt } } : {}),
+  }
 }
 
 /** What logout needs to remember of this sign-in: keys scoped by provider, the OP's `iat` as auth time. */
@@ -124,6 +148,7 @@ async function fetchProfile(
   client: oauth.Client,
   tokens: TokenSet,
   idTokenSub: string | undefined,
+  dpop?: DPoPKey,
 ): Promise<Profile> {
   let profile: Profile
   if (provider.userinfo.request) {
@@ -134,12 +159,18 @@ async function fetchProfile(
     })
   } else {
     if (!as.userinfo_endpoint) throw new TypeError("No userinfo endpoint", { cause: { provider: provider.id } })
-    // The access token goes in the Authorization header, never in the query (UI-02).
-    const response = await oauth.userInfoRequest(as, client, tokens.access_token as string, requestOptions(provider))
+    // The access token goes in the Authorization header, never in the query (UI-02); with DPoP, as `DPoP <token>`
+    // beside a proof carrying the token's hash.
+    const options = { ...requestOptions(provider), ...(dpop ? { DPoP: dpop.handle } : {}) }
+    const request = () => oauth.userInfoRequest(as, client, tokens.access_token as string, options)
     if (provider.type === "oidc") {
       // Checks that the userinfo `sub` is the ID token's (UI-01).
-      return { ...(await oauth.processUserInfoResponse(as, client, idTokenSub ?? oauth.skipSubjectCheck, response)) }
+      const read = async () =>
+        oauth.processUserInfoResponse(as, client, idTokenSub ?? oauth.skipSubjectCheck, await request())
+      return { ...(dpop ? await withNonceRetry(read, provider.id) : await read()) }
     }
+    let response = await request()
+    if (dpop && asksForNonce(response)) response = await request()
     if (!response.ok) throw new Error("Userinfo request failed", { cause: { status: response.status } })
     profile = (await response.json()) as Profile
   }

@@ -5,6 +5,7 @@ import type { EndpointConfig, OAuthConfig, TokenEndpointConfig } from "../provid
 import { customFetch } from "../symbols"
 import type { LoggerInstance } from "../logger"
 import { resolveEntra } from "./entra"
+import { resolveSecurity } from "./security"
 import { DEFAULT_HTTP_TIMEOUT } from "./fetch"
 import { parseProxyOrigins } from "./proxy"
 import type { ResolvedCheck, ResolvedOAuthProvider, ResolvedOidcLogout } from "./types"
@@ -158,8 +159,12 @@ export function normalizeOAuthProvider<P = Profile>(
     clientSecret: provider.clientSecret,
     client: deepFreeze(client),
     checks: Object.freeze(checks),
-    // The provider's own profile type is only known to the provider; the engine hands it the raw claims.
-    profile: (provider.profile as unknown as ResolvedOAuthProvider["profile"] | undefined) ?? defaultProfile,
+    // The provider's own profile type is only known to the provider; the engine hands it the raw claims. A string
+    // `profile` is the security preset, read by resolveSecurity.
+    profile:
+      typeof provider.profile === "function"
+        ? (provider.profile as unknown as ResolvedOAuthProvider["profile"])
+        : defaultProfile,
     account: provider.account ?? defaultAccount,
     style: provider.style ? deepFreeze({ ...provider.style }) : undefined,
     allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking === true,
@@ -173,6 +178,7 @@ export function normalizeOAuthProvider<P = Profile>(
     formPost,
     allowInsecureUnsignedIdTokens,
     allowInsecureRequests,
+    security: resolveSecurity(provider, env),
     entra: resolveEntra(provider, env),
     httpTimeout: env.httpTimeout ?? DEFAULT_HTTP_TIMEOUT,
     [customFetch]: provider[customFetch],

@@ -89,7 +89,8 @@ export async function resolveServer(
   const needsDiscovery =
     provider.issuer !== undefined &&
     (step === "authorization"
-      ? !provider.authorization.url
+      ? // A pushing provider needs the metadata's PAR endpoint even when its authorization URL is configured.
+        !provider.authorization.url || provider.security.par === true
       : provider.type === "oidc" || !provider.token.url || (!provider.userinfo.url && !provider.userinfo.request))
   const base: oauth.AuthorizationServer = needsDiscovery
     ? await cachedDiscovery(provider)

@@ -5,6 +5,7 @@ import type { LoggerInstance } from "../logger"
 import type { OAuthClientMetadata, OAuthConfig, ProviderStyle } from "../providers/types"
 import type { customFetch } from "../symbols"
 import type { ResolvedEntra } from "./entra"
+import type { ResolvedSecurity } from "./security"
 
 /** The checks Gatehouse runs on a callback; `pkce` is always present. */
 export type ResolvedCheck = "pkce" | "state" | "nonce"
@@ -60,6 +61,8 @@ export interface ResolvedOAuthProvider {
   readonly formPost: boolean
   readonly allowInsecureUnsignedIdTokens: boolean
   readonly allowInsecureRequests: boolean
+  /** PAR, DPoP, signed request objects and the `fapi2` preset. */
+  readonly security: ResolvedSecurity
   /** Microsoft Entra ID's issuer and tenant rules, for a provider that applies them. */
   readonly entra?: ResolvedEntra
   /** Time limit of each outgoing request of this provider, in ms (the config's `httpTimeout`). */
@@ -138,4 +141,13 @@ export interface OAuthFlowContext {
 /** The outcome of a callback: a redirect-proxy hop, or a signed-in profile. */
 export type OAuthSignInResult =
   | { kind: "proxy"; redirect: string }
-  | { kind: "profile"; user: User; account: Account; profile: Profile; tokens: TokenSet; idp?: IdpRecord }
+  | {
+      kind: "profile"
+      user: User
+      account: Account
+      profile: Profile
+      tokens: TokenSet
+      idp?: IdpRecord
+      /** The sign-in's DPoP key (private JWK) and its thumbprint, for a DPoP provider: stored with the tokens only. */
+      dpop?: { jwk: Record<string, unknown>; jkt: string }
+    }

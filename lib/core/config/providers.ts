@@ -1,6 +1,6 @@
 /** Materialises the configured providers: factory call, user options merged over defaults, env, per-type checks. */
 import { InvalidConfig, MissingAuthorize } from "../../errors"
-import { normalizeOAuthProvider, type ResolvedOAuthProvider } from "../../oauth"
+import { liftSecurityProfile, normalizeOAuthProvider, type ResolvedOAuthProvider } from "../../oauth"
 import type { CredentialsConfig, EmailConfig, ProviderConfig } from "../../providers/types"
 import { deepMerge } from "./merge"
 import { applyProviderEnv, providerEnvPrefix, type Env } from "./env"
@@ -83,7 +83,8 @@ export function resolveProviders(
     assertIsProvider(input, index)
     const provider = typeof input === "function" ? (input as () => ProviderConfig)() : input
     const { options: userOptions, ...defaults } = provider as ProviderConfig & { options?: unknown }
-    const merged = applyProviderEnv(deepMerge(defaults as ProviderConfig, userOptions), options.env)
+    const overrides = liftSecurityProfile(userOptions, String((defaults as { id?: unknown }).id))
+    const merged = applyProviderEnv(deepMerge(defaults as ProviderConfig, overrides), options.env)
     if (typeof merged.id !== "string" || !providerId.test(merged.id)) {
       throw new InvalidConfig("Invalid provider id", { cause: { id: merged.id } })
     }
