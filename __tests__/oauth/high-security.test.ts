@@ -1,6 +1,7 @@
 // The high-security relying party against real oidc-provider servers: PAR (RFC 9126), private_key_jwt, DPoP
 // (RFC 9449), signed request objects (RFC 9101) and the fapi2 preset, each negative case after its control.
-import { decodeJwt, decodeProtectedHeader } from "jose"
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader } from "jose"
+import { MemoryAdapter } from "../../lib/adapters/memory"
 import type { AuthConfig } from "../../lib/core/types"
 import { AuthError } from "../../lib/errors"
 import type { OAuthConfig } from "../../lib/providers/types"
@@ -219,7 +220,6 @@ describe("DPoP", () => {
     expect(decodeJwt(uiProof)).toMatchObject({ htm: "GET", htu: `${strict.issuer}/me`, ath })
     expect(decodeProtectedHeader(uiProof).jwk).toEqual(header.jwk)
     expect(userinfo[0]?.status).toBe(200)
-    const { calculateJwkThumbprint } = await import("jose")
     expect(await strict.jktOf(accessToken)).toBe(await calculateJwkThumbprint(header.jwk as never))
   })
 
@@ -381,5 +381,90 @@ describe("fapi2 at the callback", () => {
     expect(callback.headers.get("location")).toBe(`${APP}/auth/error?error=Configuration`)
     expect(logger.codes()).toEqual(["missing_iss"])
     expect(strict.at("/token")).toHaveLength(0)
+  })
+})
+
+describe("DPoP across refresh-token rotation", () => {
+  const proofJkt = async (recorded: { headers: Headers } | undefined) =>
+    calculateJwkThumbprint(decodeProtectedHeader(recorded?.headers.get("dpop") as string).jwk as never)
+
+  test("HS8: JWT sessions: a forced refresh proves the sign-in's key and the new token stays bound to it", async () => {
+    const { gh, browser, sessionText, session } = await signIn(
+      hsProvider(strict, "dpop", { dpop: true, refresh: true }),
+    )
+    expect(session?.user?.email).toBe("alice@bank.example")
+    expect(sessionText).not.toMatch(/"kty"|"crv"|"d":/)
+    const signInJkt = await proofJkt(strict.at("/token")[0])
+    strict.recorded.length = 0
+
+    const request = browser.request("/api")
+    const refreshed = await gh.getAccessToken(request, "hs", { force: true })
+    browser.absorb(gh.applyCookies(request, new Response(null)))
+    const refreshes = strict.at("/token")
+    expect(refreshes).toHaveLength(1)
+    expect(refreshes[0]?.form?.get("grant_type")).toBe("refresh_token")
+    expect(await proofJkt(refreshes[0])).toBe(signInJkt)
+    expect(refreshed?.tokenType).toBe("DPoP")
+    expect(refreshed?.dpop?.jkt).toBe(signInJkt)
+    const accessToken = refreshed?.accessToken as string
+    expect(accessToken).toBe(refreshes[0]?.body?.access_token)
+    expect(await strict.jktOf(accessToken)).toBe(signInJkt)
+
+    const proof = await refreshed!.dpop!.proof("GET", `${strict.issuer}/me`)
+    const me = await fetch(`${strict.issuer}/me`, { headers: { authorization: `DPoP ${accessToken}`, dpop: proof } })
+    expect(me.status).toBe(200)
+    const viaFetch = await refreshed!.dpop!.fetch(`${strict.issuer}/me`)
+    expect(viaFetch.status).toBe(200)
+
+    const again = await gh.getAccessToken(browser.request("/api"), "hs")
+    expect(again?.accessToken).toBe(accessToken)
+    expect(strict.at("/token")).toHaveLength(1)
+    const after = await (await gh.handle(browser.request("/auth/session")))!.text()
+    expect(after).not.toMatch(/"kty"|"crv"|"d":/)
+  })
+
+  test("HS9: database sessions: the key is sealed in accounts.dpop_key and reused by the refresh", async () => {
+    const adapter = MemoryAdapter()
+    const { gh, browser, session } = await signIn(hsProvider(strict, "dpop", { dpop: true, refresh: true }), {
+      adapter,
+      session: { strategy: "database" },
+    })
+    expect(session?.user?.email).toBe("alice@bank.example")
+    const signInJkt = await proofJkt(strict.at("/token")[0])
+    const account = (await adapter.getAccount("alice", "hs")) as Record<string, unknown>
+    expect(String(account.dpop_key)).toMatch(/^gh1\./)
+    expect(JSON.stringify(account)).not.toMatch(/"d":|"crv"/)
+    expect(account.dpop_jkt).toBe(signInJkt)
+    strict.recorded.length = 0
+
+    const refreshed = await gh.getAccessToken(browser.request("/api"), "hs", { force: true })
+    const [refresh] = strict.at("/token")
+    expect(await proofJkt(refresh)).toBe(signInJkt)
+    expect(refreshed?.dpop?.jkt).toBe(signInJkt)
+    expect(await strict.jktOf(refreshed?.accessToken as string)).toBe(signInJkt)
+    const stored = (await adapter.getAccount("alice", "hs")) as Record<string, unknown>
+    expect(stored.access_token).toBe(refreshed?.accessToken)
+    expect(stored.dpop_key).toBe(account.dpop_key)
+  })
+
+  test("dpop_key_unreadable: a stored key that does not open clears the tokens; the user signs in again", async () => {
+    const adapter = MemoryAdapter()
+    const { gh, browser } = await signIn(hsProvider(strict, "dpop", { dpop: true, refresh: true }), {
+      adapter,
+      session: { strategy: "database" },
+    })
+    // Control: HS9 refreshes with the same set-up. Here the sealed key is damaged.
+    const account = (await adapter.getAccount("alice", "hs")) as Record<string, unknown>
+    await adapter.unlinkAccount({ provider: "hs", providerAccountId: "alice" })
+    await adapter.linkAccount({ ...account, dpop_key: "gh1.not-a-jwe" } as never)
+    strict.recorded.length = 0
+    await expect(gh.getAccessToken(browser.request("/api"), "hs", { force: true })).rejects.toMatchObject({
+      type: "RefreshTokenError",
+      cause: { reason: "no_refresh_token", code: "dpop_key_unreadable" },
+    })
+    expect(strict.at("/token")).toHaveLength(0)
+    const cleared = (await adapter.getAccount("alice", "hs")) as Record<string, unknown>
+    expect(cleared.access_token).toBeUndefined()
+    expect(cleared.refresh_token).toBeUndefined()
   })
 })

@@ -131,7 +131,7 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
       try {
         const row = await one<AccountRow>(
           `INSERT INTO ${s}.accounts (${ACCOUNT_INSERT_COLUMNS})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb) RETURNING *`,
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb) RETURNING *`,
           params,
         )
         return accountFromRow(row as AccountRow)

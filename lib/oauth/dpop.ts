@@ -177,3 +177,33 @@ export function dpopFetch(key: DPoPKey, accessToken: string, fetchImpl: typeof f
   }
   return call as typeof fetch
 }
+
+/** What `getAccessToken` adds for a DPoP provider: the key's thumbprint and helpers that prove possession of it. */
+export interface DPoPAccess {
+  /** RFC 7638 thumbprint of the key the access token is bound to. */
+  jkt: string
+  /** A proof for one request with this access token (`ath` set). */
+  proof(method: string, url: string | URL, options?: { nonce?: string }): Promise<string>
+  /** `fetch` with `Authorization: DPoP <token>`, a fresh proof per request and one nonce retry; no redirects. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>
+}
+
+/**
+ * The DPoP helpers of a stored key and the access token bound to it.
+ *
+ * @example
+ * ```ts
+ * const { dpop } = { dpop: await dpopAccess(record.dk, record.at) }
+ * await dpop.fetch("https://api.bank.example/accounts")
+ * ```
+ */
+export async function dpopAccess(jwk: Record<string, unknown>, accessToken: string): Promise<DPoPAccess> {
+  const key = await dpopKeyFromJwk(jwk as JWK)
+  const send = dpopFetch(key, accessToken)
+  return Object.freeze({
+    jkt: key.jkt,
+    proof: (method: string, url: string | URL, options: { nonce?: string } = {}) =>
+      dpopProof(key, method, url, { accessToken, ...options }),
+    fetch: (input: string | URL | Request, init?: RequestInit) => send(input, init),
+  })
+}
