@@ -1,5 +1,6 @@
 // gatehouse-auth/catalog: the catalogue as data, the provider files it names, the generated table, and the values
 // pinned for the providers Auth.js lacks.
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { providers } from "../../lib/catalog"
 import type { OAuthConfig } from "../../lib/providers/types"
@@ -76,6 +77,27 @@ describe("PR2 README tables", () => {
     const rows = renderCatalogTable(providers).split("\n").slice(2)
     expect(rows).toHaveLength(providers.length)
     rows.forEach((row, i) => expect(row.startsWith(`| \`${providers[i]!.id}\` |`)).toBe(true))
+  })
+
+  test("PR2: the rp-standards block names RFC 9126, 9449 and 9101, each ❌ for Auth.js and Better Auth", () => {
+    const page = readFileSync(join(__dirname, "../../docs/guide/providers/high-security.md"), "utf8")
+    const block = /<!-- rp-standards:begin -->\n([\s\S]*?)<!-- rp-standards:end -->/.exec(page)?.[1] ?? ""
+    const [header, , ...rows] = block.trim().split("\n")
+    expect(header).toBe("| standard | Gatehouse | Auth.js | Better Auth |")
+    for (const rfc of ["RFC 9126", "RFC 9449", "RFC 9101"]) {
+      const row = rows.find((r) => r.includes(rfc))
+      const cells = (row ?? "").split("|").map((c) => c.trim())
+      expect(cells[2]).toMatch(/^✅/)
+      expect(cells[3]).toBe("❌")
+      expect(cells[4]).toMatch(/^❌/)
+    }
+    for (const name of ["RFC 9207", "private_key_jwt", "JARM", "FAPI 2.0", "back-channel logout"]) {
+      expect(rows.some((r) => r.includes(name))).toBe(true)
+    }
+    // The README states it in one line and links the table.
+    const readme = readFileSync(join(__dirname, "../../README.md"), "utf8")
+    expect(readme).toContain("No other Node library with a multi-provider catalogue")
+    expect(readme).toContain("docs/guide/providers/high-security.md")
   })
 
   test("PR2: a stale table, a file without an entry and a deviation appear as problems", () => {

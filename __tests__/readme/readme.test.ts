@@ -1,5 +1,5 @@
 /**
- * Every ```ts block of the README and of docs/migrating-from-authjs.md compiles against the library (`gatehouse-auth`
+ * Every ```ts block of the README, docs/migrating-from-authjs.md and the provider guides compiles against the library (`gatehouse-auth`
  * mapped to lib/). The packaging test checks them again against the packed tarball in a `tsc --init` project.
  */
 import { execFileSync } from "node:child_process"
@@ -10,7 +10,10 @@ const root = path.resolve(__dirname, "../..")
 const dir = path.join(root, "__tests__/readme/.blocks")
 
 function blocks(): string[] {
-  return ["README.md", "docs/migrating-from-authjs.md"].flatMap((doc) => {
+  const providerGuides = ["index", "social", "regional", "enterprise", "high-security"].map(
+    (page) => `docs/guide/providers/${page}.md`,
+  )
+  return ["README.md", "docs/migrating-from-authjs.md", ...providerGuides].flatMap((doc) => {
     const text = readFileSync(path.join(root, doc), "utf8")
     return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!)
   })
