@@ -468,3 +468,66 @@ describe("DPoP across refresh-token rotation", () => {
     expect(cleared.refresh_token).toBeUndefined()
   })
 })
+
+describe("oauth-par-ip", () => {
+  test("the 21st start of a pushing provider within 60 s from one IP is refused before anything is pushed", async () => {
+    const limited = { rateLimit: { enabled: true, ip: () => "198.51.100.7" } } satisfies Partial<AuthConfig>
+    const { gh } = app(hsProvider(strict, "par", { par: true }), limited)
+    const browser = new Browser()
+    for (let i = 0; i < 20; i++) {
+      const started = await start(gh, browser)
+      expect(new URL(started.headers.get("location") as string).origin).toBe(strict.issuer)
+    }
+    expect(strict.at("/request")).toHaveLength(20)
+    const refused = await start(gh, browser)
+    expect(refused.headers.get("location")).toContain("error=RateLimited")
+    expect(strict.at("/request")).toHaveLength(20)
+
+    // Control: a provider that does not push is not counted by this rule.
+    const front = app(hsProvider(plain, "par", { par: false }), limited)
+    for (let i = 0; i < 21; i++) {
+      const started = await start(front.gh, browser)
+      expect(new URL(started.headers.get("location") as string).origin).toBe(plain.issuer)
+    }
+  })
+})
+
+describe("logs", () => {
+  test("no proof, assertion, request object or key reaches the logger, with debug on", async () => {
+    const logger = codedLogger()
+    const provider = hsProvider(strict, "fapi", {
+      securityProfile: "fapi2",
+      client: { token_endpoint_auth_method: "private_key_jwt", id_token_signed_response_alg: "ES256" },
+      requestObject: { key: strict.clientKey },
+      refresh: true,
+    })
+    const { gh, browser, session } = await signIn(provider, { debug: true, logger })
+    expect(session?.user?.email).toBe("alice@bank.example")
+    await gh.getAccessToken(browser.request("/api"), "hs", { force: true })
+    expect(logger.lines.some((l) => l.includes("pushed authorization request accepted"))).toBe(true)
+    const secrets = new Set<string>([String(strict.clientKey.d)])
+    for (const r of strict.recorded) {
+      for (const value of [r.headers.get("dpop"), r.form?.get("client_assertion"), r.form?.get("request")]) {
+        if (value) secrets.add(value)
+      }
+      for (const name of ["access_token", "refresh_token", "id_token"]) {
+        if (typeof r.body?.[name] === "string") secrets.add(r.body[name] as string)
+      }
+    }
+    expect(secrets.size).toBeGreaterThan(5)
+    const all = logger.lines.join("\n")
+    for (const secret of secrets) expect(all.includes(secret)).toBe(false)
+    expect(all).not.toMatch(/"d":"/)
+  })
+})
+
+test("dpop_adapter_unsupported: database sessions with DPoP need an adapter with updateAccountTokens", () => {
+  const provider = hsProvider(strict, "dpop", { dpop: true })
+  // Control: the same with the memory adapter, which has the method.
+  expect(() => app(provider, { adapter: MemoryAdapter(), session: { strategy: "database" } })).not.toThrow()
+  const { updateAccountTokens: _dropped, ...authjsShaped } = MemoryAdapter()
+  expect(() => app(provider, { adapter: authjsShaped, session: { strategy: "database" } })).toThrow(
+    expect.objectContaining({ type: "InvalidConfig", code: "dpop_adapter_unsupported" }),
+  )
+  expect(() => app(provider, { adapter: authjsShaped, session: { strategy: "jwt" } })).not.toThrow()
+})

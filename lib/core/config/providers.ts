@@ -60,6 +60,27 @@ function assertClient(provider: ProviderConfig & { type: "oauth" | "oidc" }): vo
 }
 
 /**
+ * Refuses DPoP providers with database sessions on an adapter that cannot write a key with its tokens in one statement
+ * (no `updateAccountTokens`, e.g. an Auth.js adapter): the key would be lost or stored apart from what it binds.
+ *
+ * @throws InvalidConfig `dpop_adapter_unsupported`.
+ */
+export function assertDpopStorage(
+  providers: readonly InternalProvider[],
+  adapter: object | undefined,
+  strategy: "jwt" | "database",
+): void {
+  const writesTokens = typeof (adapter as { updateAccountTokens?: unknown } | undefined)?.updateAccountTokens
+  if (strategy !== "database" || writesTokens === "function") return
+  const dpop = providers.find((p) => "security" in p && p.security.dpop !== undefined)
+  if (!dpop) return
+  throw new InvalidConfig(
+    `The "${dpop.id}" provider uses DPoP, which with database sessions needs an adapter with updateAccountTokens.`,
+    { code: "dpop_adapter_unsupported", cause: { provider: dpop.id } },
+  )
+}
+
+/**
  * Resolves every provider of the config.
  *
  * @example

@@ -11,7 +11,7 @@ import { DEFAULT_ADAPTER_TIMEOUT, wrapAdapter } from "./adapter"
 import { defaultCallbacks } from "./callbacks"
 import { wrapEvents } from "./events"
 import { isProduction, setEnvDefaults, type Env } from "./env"
-import { assertIsProvider, resolveProviders } from "./providers"
+import { assertDpopStorage, assertIsProvider, resolveProviders } from "./providers"
 import { DEFAULT_HTTP_TIMEOUT } from "../../oauth/fetch"
 import { adapterStores } from "./stores"
 import { assertEmailProviders, assertSettings } from "./validate"
@@ -94,6 +94,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     oauth: { production: isProduction(env), logger },
   })
 
+  assertDpopStorage(providers, userAdapter, strategy)
   const sessionMaxAge = config.session?.maxAge ?? THIRTY_DAYS
   const storeIpOption = (value: unknown): boolean | "truncate" => {
     if (value === undefined || value === false) return false
