@@ -150,7 +150,8 @@ const rows: Row[] = [
     },
     user: {
       id: "001234.5f6e7d8c9b0a1234567890abcdef1234.0123",
-      name: null,
+      // No `user` field (not a first sign-in): the name is the email, as Auth.js maps it.
+      name: "x7k2m9q4@privaterelay.appleid.com",
       email: "x7k2m9q4@privaterelay.appleid.com",
       image: null,
     },
@@ -896,6 +897,17 @@ describe("per-provider details", () => {
       tokens,
     )
     expect(user).toStrictEqual({ id: "s", name: "N", email: null, image: null })
+  })
+
+  it("apple: the first sign-in's posted name is the user's name", async () => {
+    const claims = { iss: "https://appleid.apple.com", aud: "a", iat: 0, exp: 1, sub: "001.abc" }
+    const user = { name: { firstName: "Ada", lastName: "Lovelace" }, email: "ada@example.com" }
+    expect(await Apple().profile!({ ...claims, email: "ada@example.com", user }, tokens)).toStrictEqual({
+      id: "001.abc",
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      image: null,
+    })
   })
 
   it("apple: asks for a form_post response, posts the client secret, uses state and nonce", () => {

@@ -112,6 +112,9 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
     provider.type === "oidc" && provider.idToken && claims
       ? { ...claims }
       : await fetchProfile(provider, as, client, tokens, claims?.sub, dpop)
+  // Sign in with Apple posts the user's name once, on the first sign-in, as the form field `user`.
+  const firstSignInUser = provider.formPost ? postedUser(received) : undefined
+  if (firstSignInUser) profile.user = firstSignInUser
 
   const { user, account } = await buildUserAndAccount(provider, profile, tokens)
   // The thumbprint is public and callbacks may read it; the private key travels apart, to the token store only.
@@ -126,6 +129,23 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
     tokens,
     ...(idp ? { idp } : {}),
     ...(dpop ? { dpop: { jwk: dpop.jwk, jkt: dpop.jkt } } : {}),
+  }
+}
+
+/** The largest `user` form field read (Apple's is about 100 bytes). */
+const MAX_POSTED_USER = 2048
+
+/** The JSON object of a form_post callback's `user` field; `undefined` when absent, too long or not an object. */
+function postedUser(params: URLSearchParams): Record<string, unknown> | undefined {
+  const raw = params.get("user")
+  if (raw === null || raw.length > MAX_POSTED_USER) return undefined
+  try {
+    const value = JSON.parse(raw) as unknown
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
   }
 }
 
