@@ -70,8 +70,9 @@ export function assertDpopStorage(
   adapter: object | undefined,
   strategy: "jwt" | "database",
 ): void {
-  const writesTokens = typeof (adapter as { updateAccountTokens?: unknown } | undefined)?.updateAccountTokens
-  if (strategy !== "database" || writesTokens === "function") return
+  const writesTokens =
+    adapter !== undefined && "updateAccountTokens" in adapter && typeof adapter.updateAccountTokens === "function"
+  if (strategy !== "database" || writesTokens) return
   const dpop = providers.find((p) => "security" in p && p.security.dpop !== undefined)
   if (!dpop) return
   throw new InvalidConfig(
