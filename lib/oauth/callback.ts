@@ -93,6 +93,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
       { ...requestOptions(provider), ...(dpop ? { DPoP: dpop.handle } : {}) },
     )
     if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
+    if (provider.type === "oauth") response = await withoutIdToken(response)
     if (entra) as = await entraServer(entra, provider.id, as, response.clone(), authIss)
     return oauth.processAuthorizationCodeResponse(as, client, response, {
       expectedNonce,
@@ -130,6 +131,24 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
     ...(idp ? { idp } : {}),
     ...(dpop ? { dpop: { jwk: dpop.jwk, jkt: dpop.jkt } } : {}),
   }
+}
+
+/**
+ * The token response of a plain OAuth 2 provider without its `id_token`: such a provider's identity comes from its
+ * userinfo endpoint, and an ID token it returns anyway (an `openid` scope on a provider without OpenID metadata, such
+ * as Vercel or PayPal) can be neither verified nor trusted, so it is neither checked nor kept.
+ */
+export async function withoutIdToken(response: Response): Promise<Response> {
+  if (!response.ok || !(response.headers.get("content-type") ?? "").includes("json")) return response
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as Record<string, unknown> | null
+  if (!body || typeof body !== "object" || !("id_token" in body)) return response
+  const { id_token: _dropped, ...rest } = body
+  const headers = new Headers(response.headers)
+  headers.delete("content-length")
+  return new Response(JSON.stringify(rest), { status: response.status, statusText: response.statusText, headers })
 }
 
 /** The largest `user` form field read (Apple's is about 100 bytes). */

@@ -7,6 +7,7 @@ import * as oauth from "oauth4webapi"
 import { decodeJwt, type JWK } from "jose"
 import type { TokenSet } from "../models"
 import { dpopKeyFromJwk, withNonceRetry, type DPoPKey } from "./dpop"
+import { withoutIdToken } from "./callback"
 import { entraServer } from "./entra"
 import { verifyIdToken } from "./id-token"
 import { clientAuthOf, clientOf, requestOptions, resolveServer } from "./server"
@@ -98,6 +99,7 @@ export async function refreshGrant(
       throw new RefreshGrantError("transient", error instanceof Error ? error.name : "request failed")
     }
     if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
+    if (provider.type === "oauth") response = await withoutIdToken(response)
     if (provider.entra) {
       try {
         // A refreshed Entra ID token is held to the tenant it names; the subject check below keeps it the same user.
