@@ -1,6 +1,9 @@
 // Microsoft Entra ID multi-tenant sign-in against a fake Entra made of real oidc-provider tenants: the templated
 // issuer, each ID token held to the tenant its `tid` names, and `allowedTenants`.
+import { exportJWK, generateKeyPair, SignJWT } from "jose"
 import { MemoryAdapter } from "../../lib/adapters/memory"
+import { normalizeOAuthProvider, verifyLogoutToken } from "../../lib/oauth"
+import { customFetch } from "../../lib/symbols"
 import { InvalidConfig } from "../../lib/errors"
 import MicrosoftEntraID, { type MicrosoftEntraIDUserConfig } from "../../lib/providers/microsoft-entra-id"
 import { Gatehouse } from "../../lib/web/gatehouse"
@@ -207,6 +210,60 @@ describe("Entra tenant rules", () => {
   test("an issuer that is not <authority>/<tenant>/v2.0 is refused by the factory", () => {
     expect(() => MicrosoftEntraID({ issuer: "https://login.microsoftonline.com/common" })).toThrow(
       expect.objectContaining({ code: "entra_issuer_invalid" }),
+    )
+  })
+})
+
+describe("Entra back-channel logout tokens", () => {
+  const AUTHORITY = "https://login.entra.example"
+  async function setup() {
+    const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true })
+    const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256", use: "sig" }
+    const metadata = {
+      issuer: `${AUTHORITY}/{tenantid}/v2.0`,
+      authorization_endpoint: `${AUTHORITY}/common/oauth2/v2.0/authorize`,
+      token_endpoint: `${AUTHORITY}/common/oauth2/v2.0/token`,
+      jwks_uri: `${AUTHORITY}/common/discovery/v2.0/keys`,
+      id_token_signing_alg_values_supported: ["ES256"],
+    }
+    const serve = (async (input: string | URL | Request) => {
+      const url = String(input instanceof Request ? input.url : input)
+      if (url.endsWith("/.well-known/openid-configuration")) return Response.json(metadata)
+      if (url === metadata.jwks_uri) return Response.json({ keys: [jwk] })
+      return new Response("unexpected", { status: 599 })
+    }) as typeof fetch
+    const { options, ...defaults } = MicrosoftEntraID({
+      issuer: `${AUTHORITY}/common/v2.0`,
+      clientId: "app",
+      clientSecret: "secret",
+      allowedTenants: [TENANT_A],
+      logout: { backchannel: true },
+      [customFetch]: serve,
+    })
+    const provider = normalizeOAuthProvider({ ...defaults, ...options }, {})
+    const token = (claims: Record<string, unknown>) =>
+      new SignJWT({ events: { "http://schemas.openid.net/event/backchannel-logout": {} }, sub: "s1", ...claims })
+        .setProtectedHeader({ alg: "ES256", kid: "k1", typ: "logout+jwt" })
+        .setAudience("app")
+        .setIssuedAt()
+        .setExpirationTime("2m")
+        .setJti(crypto.randomUUID())
+        .sign(privateKey)
+    return { provider, token }
+  }
+
+  test("a token is held to its own tenant's issuer, and the tenant must still be allowed", async () => {
+    const { provider, token } = await setup()
+    const ok = await verifyLogoutToken(provider, await token({ iss: `${AUTHORITY}/${TENANT_A}/v2.0`, tid: TENANT_A }))
+    expect(ok).toMatchObject({ iss: `${AUTHORITY}/${TENANT_A}/v2.0`, sub: "s1" })
+    await expect(
+      verifyLogoutToken(provider, await token({ iss: `${AUTHORITY}/${TENANT_B}/v2.0`, tid: TENANT_B })),
+    ).rejects.toThrow("tenant not allowed")
+    await expect(
+      verifyLogoutToken(provider, await token({ iss: `${AUTHORITY}/${TENANT_L}/v2.0`, tid: TENANT_A })),
+    ).rejects.toThrow("unexpected iss")
+    await expect(verifyLogoutToken(provider, await token({ iss: `${AUTHORITY}/{tenantid}/v2.0` }))).rejects.toThrow(
+      "unexpected iss",
     )
   })
 })

@@ -188,6 +188,49 @@ export async function entraServer(
 }
 
 /**
+ * The issuer a token of a multi-tenant Entra provider must name: the template filled with its `tid` (the consumer
+ * tenant's issuer for `consumers`); `undefined` without a GUID `tid`. A single tenant's issuer is the metadata's.
+ *
+ * @example
+ * ```ts
+ * tenantIssuer(entra, { tid: "72f988bf-86f1-41af-91ab-2d7cd011db47" }) // ".../72f988bf-.../v2.0"
+ * ```
+ */
+export function tenantIssuer(entra: ResolvedEntra, claims: Record<string, unknown>): string | undefined {
+  if (entra.mode === "single" || entra.mode === "consumers") return entra.metadataIssuer
+  const tid = claims.tid
+  return typeof tid === "string" && GUID.test(tid) ? entra.template.replace("{tenantid}", tid) : undefined
+}
+
+/**
+ * Whether the tenant of validated claims may sign in (or have its sessions ended): `organizations` refuses personal
+ * accounts, a list is compared case-insensitively, a function is awaited (a throw is passed to `onError` and refuses).
+ *
+ * @example
+ * ```ts
+ * if (!(await tenantAllowed(entra, claims))) refuse()
+ * ```
+ */
+export async function tenantAllowed(
+  entra: ResolvedEntra,
+  claims: Record<string, unknown>,
+  onError?: (error: Error) => void,
+): Promise<boolean> {
+  const tid = typeof claims.tid === "string" ? claims.tid : ""
+  if (entra.mode === "organizations" && tid.toLowerCase() === CONSUMER_TENANT) return false
+  if (Array.isArray(entra.allowed)) return entra.allowed.includes(tid.toLowerCase())
+  if (typeof entra.allowed === "function") {
+    try {
+      return (await entra.allowed(tid, claims)) === true
+    } catch (error) {
+      onError?.(error instanceof Error ? error : new Error(String(error)))
+      return false
+    }
+  }
+  return true
+}
+
+/**
  * Whether the tenant of validated ID-token claims may sign in: `organizations` refuses personal accounts, then a list
  * is compared case-insensitively and a function is awaited (a throw counts as a refusal and is logged).
  *
@@ -204,18 +247,7 @@ export async function assertTenantAllowed(
   logger: Pick<LoggerInstance, "warn" | "error">,
 ): Promise<void> {
   const tid = typeof claims.tid === "string" ? claims.tid : ""
-  let allowed = true
-  if (entra.mode === "organizations" && tid.toLowerCase() === CONSUMER_TENANT) allowed = false
-  else if (Array.isArray(entra.allowed)) allowed = entra.allowed.includes(tid.toLowerCase())
-  else if (typeof entra.allowed === "function") {
-    try {
-      allowed = (await entra.allowed(tid, claims)) === true
-    } catch (error) {
-      logger.error(error instanceof Error ? error : new Error(String(error)))
-      allowed = false
-    }
-  }
-  if (allowed) return
+  if (await tenantAllowed(entra, claims, (error) => logger.error(error))) return
   logger.warn("entra-tenant-refused", `Microsoft Entra ID: tenant ${tid || "(none)"} is not allowed to sign in.`)
   throw new AccessDenied("The tenant is not allowed", { code: "tenant_not_allowed", cause: { provider, tid } })
 }
