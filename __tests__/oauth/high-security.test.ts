@@ -348,6 +348,13 @@ describe("construction", () => {
     }
   })
 
+  test("jarm_unsupported: asking for signed authorization responses is refused, never ignored", () => {
+    const jarm = hsProvider(strict, "par", {
+      client: { token_endpoint_auth_method: "private_key_jwt", authorization_signed_response_alg: "ES256" },
+    })
+    expect(build(jarm)).toThrow(expect.objectContaining({ type: "InvalidConfig", code: "jarm_unsupported" }))
+  })
+
   test("a public or symmetric request-object key, and an alg that does not fit the key, are refused", () => {
     const { d: _d, ...publicJwk } = strict.clientKey
     for (const requestObject of [

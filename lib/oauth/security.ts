@@ -249,6 +249,13 @@ export function resolveSecurity(
   if (provider.par !== undefined && typeof provider.par !== "boolean") {
     throw invalid(provider.id, "invalid_provider_option", "par")
   }
+  // Signed authorization responses (JARM) are not implemented: asking for them must not be silently ignored.
+  if (provider.client?.authorization_signed_response_alg !== undefined) {
+    throw new InvalidConfig(`The "${provider.id}" provider asks for JARM, which Gatehouse does not support yet`, {
+      code: "jarm_unsupported",
+      cause: { provider: provider.id },
+    })
+  }
   const fapi2 = securityProfileOf(provider) === "fapi2"
   const security: ResolvedSecurity = {
     ...(fapi2 ? { par: true } : provider.par !== undefined ? { par: provider.par } : {}),
