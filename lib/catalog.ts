@@ -343,6 +343,7 @@ export const providers: readonly CatalogEntry[] = Object.freeze([
     both,
     "https://developers.weixin.qq.com/doc/oplatform/en/Website_App/WeChat_Login/Wechat_Login.html",
     {
+      deviations: ["token request: WeChat's documented GET (Auth.js posts to a URL carrying appid and secret)"],
       quirks: ["`appid` and a token GET with the secret in the query (WeChat's API); `openid` from the token response"],
       options: ["platformType"],
     },

@@ -418,7 +418,7 @@ const rows: Row[] = [
       email: "janedoe@example.com",
       email_verified: true,
     },
-    user: { id: "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", name: "janedoe", email: "janedoe@example.com", image: null },
+    user: { id: "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee", name: null, email: "janedoe@example.com", image: null },
   },
   {
     factory: Spotify,
