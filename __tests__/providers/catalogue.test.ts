@@ -491,7 +491,8 @@ const rows: Row[] = [
       email: "erik@example.com",
     },
     user: {
-      id: "{d301aafa-d676-4ee0-88be-962be7417567}",
+      // Auth.js's account id; the uuid Gatehouse 0.1 used is re-keyed (bitbucket-rekey.test.ts).
+      id: "557058:c0b72ad0-1cb5-4018-9cdc-0cde8492c443",
       name: "Erik van Zijst",
       email: "erik@example.com",
       image: "https://avatar-management--avatars.us-west-2.prod.public.atl-paas.net/evz.png",

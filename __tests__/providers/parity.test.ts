@@ -57,10 +57,8 @@ const DEVIATIONS: Record<string, Partial<Record<Field, string>>> = {
     image: "profile_picture_url",
   },
   reddit: { image: "icon_img" },
-  // Not yet aligned: Auth.js's account id is `account_id`, Gatehouse 0.1's `uuid`. The switch must ship with the
-  // re-keying of accounts stored under `uuid` (otherwise every Bitbucket user would be duplicated), which is not built.
   // The `email` scope exists so that the profile has an address, which Auth.js's Bitbucket never maps.
-  bitbucket: { scope: "account email", id: "uuid", email: "primary of /user/emails" },
+  bitbucket: { scope: "account email", email: "primary of /user/emails" },
   // WeChat's documented token request: a GET whose query carries appid and secret, which the factory's fetch builds
   // from a client_secret_post body (Auth.js puts both in the token URL and posts).
   wechat: { token: "https://api.weixin.qq.com/sns/oauth2/access_token", clientAuth: "client_secret_post" },

@@ -117,7 +117,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
   const firstSignInUser = provider.formPost ? postedUser(received) : undefined
   if (firstSignInUser) profile.user = firstSignInUser
 
-  const { user, account } = await buildUserAndAccount(provider, profile, tokens)
+  const { user, account, formerProviderAccountId } = await buildUserAndAccount(provider, profile, tokens)
   // The thumbprint is public and callbacks may read it; the private key travels apart, to the token store only.
   if (dpop) account.dpop_jkt = dpop.jkt
   ctx.logger.debug("oauth callback verified", { provider: provider.id })
@@ -129,6 +129,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
     profile,
     tokens,
     ...(idp ? { idp } : {}),
+    ...(formerProviderAccountId ? { formerProviderAccountId } : {}),
     ...(dpop ? { dpop: { jwk: dpop.jwk, jkt: dpop.jkt } } : {}),
   }
 }

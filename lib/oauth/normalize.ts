@@ -166,6 +166,10 @@ export function normalizeOAuthProvider<P = Profile>(
         ? (provider.profile as unknown as ResolvedOAuthProvider["profile"])
         : defaultProfile,
     account: provider.account ?? defaultAccount,
+    formerAccountId:
+      typeof provider.formerAccountId === "function"
+        ? (provider.formerAccountId as unknown as ResolvedOAuthProvider["formerAccountId"])
+        : undefined,
     style: provider.style ? deepFreeze({ ...provider.style }) : undefined,
     allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking === true,
     emailAlwaysVerified: provider.emailAlwaysVerified === true,

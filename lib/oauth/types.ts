@@ -41,6 +41,8 @@ export interface ResolvedOAuthProvider {
   readonly checks: readonly ResolvedCheck[]
   readonly profile: (profile: Profile, tokens: TokenSet) => Awaitable<User>
   readonly account: (tokens: TokenSet) => Partial<Account> | undefined
+  /** The account id an earlier version of the provider stored, for re-keying (see `OAuthConfig.formerAccountId`). */
+  readonly formerAccountId?: (profile: Profile) => unknown
   readonly style?: ProviderStyle
   readonly allowDangerousEmailAccountLinking: boolean
   /** The provider verifies every address it returns. */
@@ -148,6 +150,8 @@ export type OAuthSignInResult =
       profile: Profile
       tokens: TokenSet
       idp?: IdpRecord
+      /** The id an earlier version of the provider stored this account under, when it differs from today's. */
+      formerProviderAccountId?: string
       /** The sign-in's DPoP key (private JWK) and its thumbprint, for a DPoP provider: stored with the tokens only. */
       dpop?: { jwk: Record<string, unknown>; jkt: string }
     }

@@ -223,6 +223,11 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
   /** Picks the token fields stored in the account. */
   account?: (tokens: TokenSet) => Partial<Account> | undefined
+  /**
+   * Gatehouse: the account id an earlier version of this provider stored (Bitbucket's `uuid` before `account_id`). An
+   * account still stored under it is moved to the current id at its next sign-in, so no user is duplicated.
+   */
+  formerAccountId?: (profile: P) => string | null | undefined
   style?: ProviderStyle
   /**
    * Allows linking this OAuth account to an existing verified user with the same email (risky: see README). Gatehouse

@@ -68,7 +68,9 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
   }
 
   const accountKey = { provider: account.provider, providerAccountId: account.providerAccountId }
-  const userByAccount = await adapter.getUserByAccount(accountKey)
+  const userByAccount =
+    (await adapter.getUserByAccount(accountKey)) ??
+    (result.formerProviderAccountId ? await rekeyFormerAccount(ctx, account, result.formerProviderAccountId) : null)
   const redirect = await runSignInCallback(ctx, { user: userByAccount ?? userFromProvider, account, profile })
   if (redirect) return { redirect }
   // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns; a DPoP key is sealed in any case.
@@ -93,6 +95,22 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
   const { user, isNewUser } = linked
   if (provider.refresh) await keepRefreshTokens(ctx, provider, user.id, stored, byAccount !== null)
   return finishSignIn(ctx, { user, account, profile, isNewUser, idp, ...(dpopKey ? { dpopKey } : {}) })
+}
+
+/**
+ * An account an earlier version of the provider stored under another id (Bitbucket's `uuid`): moved to today's id
+ * (unlink, then link the same row under the new key), and its user returned. `null` when there is none.
+ */
+async function rekeyFormerAccount(ctx: RequestContext, account: Account, formerId: string) {
+  const adapter = ctx.config.stores.oauth
+  if (!adapter?.getAccount || !adapter.unlinkAccount) return null
+  const former = { provider: account.provider, providerAccountId: formerId }
+  const stored = await adapter.getAccount(formerId, account.provider)
+  if (!stored) return null
+  await adapter.unlinkAccount(former)
+  await adapter.linkAccount({ ...stored, providerAccountId: account.providerAccountId })
+  ctx.logger.debug("account re-keyed", { provider: account.provider })
+  return adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
 }
 
 async function accountAtRest(
