@@ -5,7 +5,7 @@
  * this record, as the JWT vectors were recorded from the reference.
  *
  * Usage: `npx tsx scripts/authjs-snapshot.ts <path of an unpacked @auth/core 0.41.3>` (for example the `package`
- * folder of `npm pack @auth/core@0.41.3`). It writes __tests__/fixtures/authjs/providers.json.
+ * folder of `npm pack @auth/core@0.41.3`). It writes __tests__/fixtures/authjs/providers.json (format it with prettier).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
