@@ -234,6 +234,25 @@ describe("DPoP", () => {
     expect(session?.user?.email).toBe("alice@bank.example")
   })
 
+  test("the provider keeps the server's nonce: a later sign-in's first proof carries it, with no retry", async () => {
+    const { gh, logger } = app(hsProvider(strict, "dpop-nonce", { dpop: true }), { debug: true })
+    const flow = async () => {
+      const browser = new Browser()
+      const started = await start(gh, browser)
+      const delivery = await driveAuthorization(started.headers.get("location") as string, CALLBACK, { login: "bob" })
+      const callback = (await gh.handle(browser.request(`/auth/callback/hs?${delivery.params}`)))!
+      expect(callback.headers.get("location")).toBe(`${APP}/home`)
+    }
+    await flow()
+    expect(strict.at("/token")).toHaveLength(2)
+    expect(logger.lines.some((l) => l.startsWith("dpop nonce retry") && l.includes(strict.issuer))).toBe(true)
+    strict.recorded.length = 0
+    await flow()
+    const tokens = strict.at("/token")
+    expect(tokens).toHaveLength(1)
+    expect(typeof decodeJwt(tokens[0]?.headers.get("dpop") as string).nonce).toBe("string")
+  })
+
   test("HS10: dpop: true at an OP answering Bearer tokens: no session, Configuration error", async () => {
     // Control: HS6 signs in with DPoP at the OP that binds.
     const { callbackLocation, session, logger } = await signIn(hsProvider(plain, "dpop", { dpop: true }))

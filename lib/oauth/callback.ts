@@ -100,7 +100,7 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchPar
       requireIdToken: provider.type === "oidc",
     })
   }
-  const result = dpop ? await withNonceRetry(grant, provider.id) : await grant()
+  const result = dpop ? await withNonceRetry(grant, provider, ctx.logger) : await grant()
   if (dpop) assertDPoPBound(result.token_type, provider.id)
   // oauth4webapi validated the claims; the signature is checked here, always.
   if (typeof result.id_token === "string") await verifyIdToken(provider, as, result.id_token)
@@ -207,7 +207,7 @@ async function fetchProfile(
       // Checks that the userinfo `sub` is the ID token's (UI-01).
       const read = async () =>
         oauth.processUserInfoResponse(as, client, idTokenSub ?? oauth.skipSubjectCheck, await request())
-      return { ...(dpop ? await withNonceRetry(read, provider.id) : await read()) }
+      return { ...(dpop ? await withNonceRetry(read, provider) : await read()) }
     }
     let response = await request()
     if (dpop && asksForNonce(response)) response = await request()

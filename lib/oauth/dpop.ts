@@ -6,6 +6,7 @@
 import { calculateJwkThumbprint, exportJWK, importJWK, SignJWT, type JWK } from "jose"
 import * as oauth from "oauth4webapi"
 import { OAuthProtocolError } from "../errors"
+import type { LoggerInstance } from "../logger"
 import type { ResolvedOAuthProvider } from "./types"
 
 /** A sign-in's DPoP key: the pair, the oauth4webapi handle that signs proofs with it, and its thumbprint. */
@@ -20,12 +21,43 @@ export interface DPoPKey {
 
 const subtleAlg = (alg: string) => (alg === "EdDSA" ? "Ed25519" : alg)
 
-async function keyOf(pair: CryptoKeyPair, alg: string): Promise<DPoPKey> {
+/** Origins whose nonces a provider keeps (the oldest is dropped beyond this). */
+const MAX_NONCE_ORIGINS = 100
+/** The last `DPoP-Nonce` of each server origin, per provider: later sign-ins and refreshes start with it. */
+const nonceCaches = new WeakMap<object, Map<string, string>>()
+
+function nonceCacheOf(owner: object): Map<string, string> {
+  let cache = nonceCaches.get(owner)
+  if (!cache) nonceCaches.set(owner, (cache = new Map()))
+  return cache
+}
+
+/** Keeps the nonce a server answered with, so the next proof to that origin carries it. */
+function rememberNonce(owner: object, response: Response | undefined): string | undefined {
+  const nonce = response?.headers.get("dpop-nonce")
+  if (!response?.url || !nonce) return undefined
+  const cache = nonceCacheOf(owner)
+  const origin = new URL(response.url).origin
+  cache.delete(origin)
+  if (cache.size >= MAX_NONCE_ORIGINS) cache.delete(cache.keys().next().value as string)
+  cache.set(origin, nonce)
+  return origin
+}
+
+async function keyOf(pair: CryptoKeyPair, alg: string, owner?: object): Promise<DPoPKey> {
   const jwk = { ...(await exportJWK(pair.privateKey)), alg }
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = jwk
+  const cache = owner ? nonceCacheOf(owner) : undefined
   return Object.freeze({
     pair,
-    handle: oauth.DPoP({}, pair),
+    // A new key's handle knows no nonce yet: it starts with the provider's last one for the origin.
+    handle: oauth.DPoP({}, pair, {
+      [oauth.modifyAssertion]: (_header, payload) => {
+        if (payload.nonce !== undefined || typeof payload.htu !== "string" || !cache) return
+        const nonce = cache.get(new URL(payload.htu).origin)
+        if (nonce) payload.nonce = nonce
+      },
+    }),
     jkt: await calculateJwkThumbprint(publicJwk),
     jwk,
   })
@@ -41,7 +73,7 @@ async function keyOf(pair: CryptoKeyPair, alg: string): Promise<DPoPKey> {
  */
 export async function newDPoPKey(provider: Pick<ResolvedOAuthProvider, "security">): Promise<DPoPKey> {
   const alg = provider.security.dpop?.alg ?? "ES256"
-  return keyOf(await oauth.generateKeyPair(subtleAlg(alg), { extractable: true }), alg)
+  return keyOf(await oauth.generateKeyPair(subtleAlg(alg), { extractable: true }), alg, provider)
 }
 
 /**
@@ -53,7 +85,7 @@ export async function newDPoPKey(provider: Pick<ResolvedOAuthProvider, "security
  * const key = await dpopKeyFromJwk(JSON.parse(stored))
  * ```
  */
-export async function dpopKeyFromJwk(jwk: JWK): Promise<DPoPKey> {
+export async function dpopKeyFromJwk(jwk: JWK, provider?: object): Promise<DPoPKey> {
   if (!jwk || typeof jwk !== "object" || typeof jwk.alg !== "string" || typeof jwk.d !== "string") {
     throw new TypeError("Not a private DPoP key")
   }
@@ -64,7 +96,7 @@ export async function dpopKeyFromJwk(jwk: JWK): Promise<DPoPKey> {
     importJWK(publicJwk, alg, { extractable: true }),
   ])
   if (!(privateKey instanceof CryptoKey) || !(publicKey instanceof CryptoKey)) throw new TypeError("Not a DPoP key")
-  return keyOf({ privateKey, publicKey }, alg)
+  return keyOf({ privateKey, publicKey }, alg, provider)
 }
 
 /**
@@ -77,11 +109,17 @@ export async function dpopKeyFromJwk(jwk: JWK): Promise<DPoPKey> {
  * const result = await withNonceRetry(() => grant())
  * ```
  */
-export async function withNonceRetry<T>(run: () => Promise<T>, provider: string): Promise<T> {
+export async function withNonceRetry<T>(
+  run: () => Promise<T>,
+  provider: Pick<ResolvedOAuthProvider, "id">,
+  logger?: Pick<LoggerInstance, "debug">,
+): Promise<T> {
   try {
     return await run()
   } catch (error) {
     if (!oauth.isDPoPNonceError(error)) throw error
+    const origin = rememberNonce(provider, (error as { response?: Response }).response)
+    logger?.debug("dpop nonce retry", { provider: provider.id, origin })
   }
   try {
     return await run()
@@ -89,7 +127,7 @@ export async function withNonceRetry<T>(run: () => Promise<T>, provider: string)
     if (!oauth.isDPoPNonceError(error)) throw error
     throw new OAuthProtocolError("The provider kept asking for a DPoP nonce", {
       code: "dpop_nonce_failed",
-      cause: { provider },
+      cause: { provider: provider.id },
     })
   }
 }

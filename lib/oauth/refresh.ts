@@ -78,7 +78,7 @@ export async function refreshGrant(
   try {
     as = await resolveServer(provider, "callback")
     // The sign-in's own key: the new access token stays bound to the same thumbprint.
-    dpop = dpopKey ? await dpopKeyFromJwk(dpopKey as JWK) : undefined
+    dpop = dpopKey ? await dpopKeyFromJwk(dpopKey as JWK, provider) : undefined
   } catch (error) {
     throw new RefreshGrantError("transient", error instanceof Error ? error.name : "request failed")
   }
@@ -127,7 +127,7 @@ export async function refreshGrant(
   }
   let result: oauth.TokenEndpointResponse
   try {
-    result = dpop ? await withNonceRetry(attempt, provider.id) : await attempt()
+    result = dpop ? await withNonceRetry(attempt, provider) : await attempt()
   } catch (error) {
     if (error instanceof RefreshGrantError) throw error
     throw new RefreshGrantError("transient", "dpop nonce", undefined, "dpop_nonce_failed")
