@@ -79,6 +79,7 @@ export function entryPoints(): Record<string, string> {
     web: "lib/web/index.ts",
     jwt: "lib/jwt/index.ts",
     errors: "lib/errors.ts",
+    catalog: "lib/catalog.ts",
   }
   const entries: Record<string, string> = {}
   for (const [name, file] of Object.entries(fixed)) if (existsSync(file)) entries[name] = file

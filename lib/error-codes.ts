@@ -59,6 +59,13 @@ export type ErrorType =
  * - `adapter_unavailable`: the database could not be reached (connection refused, reset or closed);
  * - `oauth_unavailable`: the identity provider could not be reached or did not answer within `httpTimeout`.
  *
+ * Provider configuration (`InvalidConfig`, at construction): `invalid_provider_option`, `issuer_required`,
+ * `request_object_key_invalid`, `dpop_alg_unsupported`, `dpop_adapter_unsupported`, `jarm_unsupported`, the
+ * `fapi2_*` rules and the Microsoft Entra ID `entra_*` rules. Sign-in (`OAuthProtocolError`): `par_unavailable`,
+ * `par_failed`, `dpop_not_bound`, `dpop_nonce_failed`, `missing_iss`, `entra_issuer_mismatch`, `entra_tid_missing`;
+ * `AccessDenied` `tenant_not_allowed`. Refresh (`RefreshTokenError` `cause.code`): `dpop_not_bound`,
+ * `dpop_key_unreadable`.
+ *
  * `CredentialsSignin` uses `credentials` (or the `code` a subclass sets), which also reaches the URL.
  */
 export type AuthErrorCode =
@@ -106,6 +113,30 @@ export type AuthErrorCode =
   | "untrusted_host"
   | "verification"
   | "webauthn_verification_error"
+  | "dpop_adapter_unsupported"
+  | "dpop_alg_unsupported"
+  | "dpop_key_unreadable"
+  | "dpop_nonce_failed"
+  | "dpop_not_bound"
+  | "entra_allowed_tenants_required"
+  | "entra_issuer_invalid"
+  | "entra_issuer_mismatch"
+  | "entra_tid_missing"
+  | "fapi2_alg"
+  | "fapi2_checks"
+  | "fapi2_client_auth"
+  | "fapi2_dpop_required"
+  | "fapi2_par_required"
+  | "fapi2_redirect_proxy"
+  | "invalid_provider_option"
+  | "issuer_required"
+  | "jarm_invalid"
+  | "jarm_unsupported"
+  | "missing_iss"
+  | "par_failed"
+  | "par_unavailable"
+  | "request_object_key_invalid"
+  | "tenant_not_allowed"
 
 /** The code of each error type when the thrower names no finer one. */
 export const defaultCodes: Record<ErrorType, AuthErrorCode> = {

@@ -25,6 +25,10 @@ export type WarningCode =
   | "signout-state-invalid"
   | "session-cookie-large"
   | "rate-limit-no-client-ip"
+  | "entra-any-tenant"
+  | "entra-tenant-refused"
+  | "par-required-by-server"
+  | "fapi2-insecure-requests"
 
 /** Shown after the code by the built-in logger (a custom `warn` gets the same text as its second argument). */
 export const warningMessages: Readonly<Record<WarningCode, string>> = Object.freeze({
@@ -70,6 +74,15 @@ export const warningMessages: Readonly<Record<WarningCode, string>> = Object.fre
     "The session cookie needs more than 3 chunks (provider tokens kept for refresh can add several KB); browsers may " +
     "drop cookies past their size limits. Use database sessions, or keep fewer claims in the JWT.",
   "signin-unknown-provider": "signIn() was called with a provider id that is not configured; the sign-in page is used.",
+  "entra-any-tenant":
+    "Microsoft Entra ID accepts every tenant (multi-tenant issuer without `allowedTenants`); production refuses this " +
+    "config: list the tenant ids, or pass `allowedTenants: () => true` on purpose.",
+  "entra-tenant-refused":
+    "Microsoft Entra ID: a sign-in from a tenant that `allowedTenants` does not allow was refused.",
+  "par-required-by-server":
+    "The provider requires pushed authorization requests but `par: false` is set: its sign-ins will be refused.",
+  "fapi2-insecure-requests":
+    "A `fapi2` provider allows plain-http requests (`allowInsecureRequests`); use this in development only.",
 })
 
 /** What `config.logger` may override; each level left out uses the built-in one. */

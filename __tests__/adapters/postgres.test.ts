@@ -72,6 +72,33 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
     }
   })
 
+  it("migrate adds dpop_key to an accounts table of an earlier version, twice without error", async () => {
+    const old = `gatehouse_old_${randomSuffix()}`
+    try {
+      await pool.query(`CREATE SCHEMA "${old}"`)
+      await pool.query(`CREATE TABLE "${old}".users (id text PRIMARY KEY, name text, email text,
+        email_verified timestamptz, image text, extra jsonb NOT NULL DEFAULT '{}')`)
+      await pool.query(`CREATE TABLE "${old}".accounts (user_id text NOT NULL REFERENCES "${old}".users (id),
+        type text NOT NULL, provider text NOT NULL, provider_account_id text NOT NULL, access_token text,
+        refresh_token text, expires_at bigint, token_type text, scope text, id_token text, session_state text,
+        extra jsonb NOT NULL DEFAULT '{}', PRIMARY KEY (provider, provider_account_id))`)
+      await pool.query(`INSERT INTO "${old}".users (id, email) VALUES ('u-old', 'old@example.com')`)
+      await pool.query(`INSERT INTO "${old}".accounts (user_id, type, provider, provider_account_id, access_token)
+        VALUES ('u-old', 'oidc', 'bank', 'acct-1', 'at-old')`)
+      await migrate(pool, { schema: old })
+      await migrate(pool, { schema: old })
+      const adapter = PostgresAdapter(pool, { schema: old })
+      const key = { provider: "bank", providerAccountId: "acct-1" }
+      expect(await adapter.updateAccountTokens(key, { dpop_key: "gh1.k" })).toMatchObject({
+        access_token: "at-old",
+        dpop_key: "gh1.k",
+      })
+      expect(await adapter.getAccount("acct-1", "bank")).toMatchObject({ dpop_key: "gh1.k" })
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS "${old}" CASCADE`)
+    }
+  })
+
   it("migrate adds the OIDC logout columns and indexes to a sessions table of an earlier version", async () => {
     const old = `gatehouse_old_${randomSuffix()}`
     try {

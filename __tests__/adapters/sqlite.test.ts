@@ -151,6 +151,30 @@ describe("SQLiteAdapter", () => {
     db.close()
   })
 
+  it("adds dpop_key to an accounts table created by an earlier version, twice without error", async () => {
+    const db = new Database(join(dir, "old-accounts.sqlite"))
+    db.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT, email_key TEXT UNIQUE,
+      email_verified INTEGER, image TEXT, extra TEXT NOT NULL DEFAULT '{}');
+      CREATE TABLE accounts (user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, type TEXT NOT NULL,
+      provider TEXT NOT NULL, provider_account_id TEXT NOT NULL, access_token TEXT, refresh_token TEXT,
+      expires_at INTEGER, token_type TEXT, scope TEXT, id_token TEXT, session_state TEXT,
+      extra TEXT NOT NULL DEFAULT '{}', PRIMARY KEY (provider, provider_account_id));
+      INSERT INTO users (id, email) VALUES ('u-old', 'old@example.com');
+      INSERT INTO accounts (user_id, type, provider, provider_account_id, access_token)
+        VALUES ('u-old', 'oidc', 'bank', 'acct-1', 'at-old');`)
+    const adapter = SQLiteAdapter(db)
+    SQLiteAdapter(db)
+    const columns = db.prepare("PRAGMA table_info(accounts)").all() as Array<{ name: string }>
+    expect(columns.filter((c) => c.name === "dpop_key")).toHaveLength(1)
+    expect(await adapter.getAccount("acct-1", "bank")).toMatchObject({ access_token: "at-old" })
+    const updated = await adapter.updateAccountTokens(
+      { provider: "bank", providerAccountId: "acct-1" },
+      { dpop_key: "gh1.k" },
+    )
+    expect(updated).toMatchObject({ access_token: "at-old", dpop_key: "gh1.k" })
+    db.close()
+  })
+
   it("reopens an existing file without losing data", async () => {
     const file = join(dir, "reopen.sqlite")
     const first = new Database(file)

@@ -32,7 +32,8 @@ async function catalogue(): Promise<Provider[]> {
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && !notOAuth.includes(f))) {
     const mod = (await import(path.join(dir, file))) as { default?: (options: object) => { type?: string } }
     if (typeof mod.default !== "function") continue
-    const provider = mod.default({ clientId: "id", clientSecret: "secret", issuer: "https://idp.example" })
+    // An issuer in Microsoft Entra ID's form (<authority>/<tenant>/v2.0), which its factory requires; any will do here.
+    const provider = mod.default({ clientId: "id", clientSecret: "secret", issuer: "https://idp.example/tenant/v2.0" })
     if (provider.type === "oauth" || provider.type === "oidc") providers.push(provider as Provider)
   }
   return providers
@@ -62,7 +63,34 @@ describeWithBrowser("e2e: provider buttons in light and dark mode", () => {
   afterAll(async () => browser?.close())
 
   it("the catalogue is all there", () => {
-    expect(count).toBeGreaterThanOrEqual(29)
+    expect(count).toBeGreaterThanOrEqual(62)
+  })
+
+  it("at 320 px the page with every button does not scroll sideways, and each button is reachable by Tab in order", async () => {
+    const page = await browser.context.newPage()
+    try {
+      await page.setViewportSize({ width: 320, height: 640 })
+      await page.setContent(html)
+      const widths = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }))
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client)
+      const names = await page.$$eval(".provider-button", (buttons) => buttons.map((b) => b.textContent?.trim() ?? ""))
+      expect(names).toHaveLength(count)
+      const reached: string[] = []
+      for (let i = 0; i < 200 && reached.length < names.length; i++) {
+        await page.keyboard.press("Tab")
+        const focused = await page.evaluate(() => {
+          const el = document.activeElement
+          return el?.classList.contains("provider-button") ? (el.textContent?.trim() ?? "") : null
+        })
+        if (focused !== null) reached.push(focused)
+      }
+      expect(reached).toEqual(names)
+    } finally {
+      await page.close()
+    }
   })
 
   it.each(["light", "dark"] as const)("%s mode: every button has a mark and text contrast >= 4.5:1", async (scheme) => {

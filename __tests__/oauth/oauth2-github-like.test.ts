@@ -81,6 +81,17 @@ describe("GitHub provider (catalogue) against the GitHub-like server", () => {
     }
   })
 
+  test("an ID token from a plain OAuth 2 server is neither checked nor kept: the profile comes from userinfo", async () => {
+    // Signed by nobody the client knows, for another issuer: as Vercel or PayPal answer an `openid` scope.
+    const idToken = "eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJodHRwczovL290aGVyLmV4YW1wbGUiLCJzdWIiOiJ4In0.c2ln"
+    const gh = await server({ idToken })
+    const result = await signIn(plainProvider(gh))
+    if (result.kind !== "profile") throw new Error("expected a profile")
+    expect(result.user.email).toBe("octocat@github.example")
+    expect(result.account.id_token).toBeUndefined()
+    expect(JSON.stringify(result)).not.toContain(idToken)
+  })
+
   test("uses the public email when there is one", async () => {
     const gh = await server()
     const result = await signIn(githubProvider(gh))

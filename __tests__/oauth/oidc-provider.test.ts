@@ -228,4 +228,33 @@ describe("response_mode=form_post", () => {
     const result = await finishOAuthSignIn(browser.context(p), delivery.params)
     expect(result.kind).toBe("profile")
   })
+
+  test("Apple's first-sign-in `user` field reaches profile() as profile.user; bad or oversized JSON is ignored", async () => {
+    const apple = (profile: Record<string, unknown>) => {
+      const user = profile.user as { name?: { firstName?: string; lastName?: string } } | undefined
+      return { id: String(profile.sub), name: user?.name ? `${user.name.firstName} ${user.name.lastName}` : null }
+    }
+    const p = provider({
+      id: "op-formpost",
+      checks: ["state", "nonce"],
+      authorization: { params: { response_mode: "form_post" } },
+      profile: apple,
+    })
+    const nameOf = async (user: string | undefined) => {
+      const browser = new Browser()
+      const url = await startOAuthSignIn(browser.context(p))
+      const delivery = await driveAuthorization(url, `${APP_ORIGIN}/auth/callback/`)
+      const params = new URLSearchParams(delivery.params)
+      if (user !== undefined) params.set("user", user)
+      const result = await finishOAuthSignIn(browser.context(p), params)
+      if (result.kind !== "profile") throw new Error("expected a profile")
+      return { name: result.user.name, profileUser: result.profile.user }
+    }
+    const posted = JSON.stringify({ name: { firstName: "Ada", lastName: "Lovelace" }, email: "ada@example.com" })
+    expect(await nameOf(posted)).toEqual({ name: "Ada Lovelace", profileUser: JSON.parse(posted) })
+    expect((await nameOf("{not json")).name).toBeNull()
+    const huge = JSON.stringify({ name: { firstName: "A".repeat(3000), lastName: "B" } })
+    expect((await nameOf(huge)).name).toBeNull()
+    expect((await nameOf(undefined)).profileUser).toBeUndefined()
+  })
 })

@@ -43,7 +43,7 @@ interface Run {
 
 /**
  * The entries the package must provide, named after their dist/ file, from the `exports` map and the sources that
- * exist now: `index` (lib/index.ts), `core`, `web`, `jwt`, `errors`, `providers/<id>`, `adapters/<name>` and
+ * exist now: `index` (lib/index.ts), `core`, `web`, `jwt`, `errors`, `catalog`, `providers/<id>`, `adapters/<name>` and
  * `store/<name>`.
  */
 function expectedEntries(pkg: PackageJson): string[] {
@@ -53,6 +53,7 @@ function expectedEntries(pkg: PackageJson): string[] {
     "./web": ["web", "lib/web/index.ts"],
     "./jwt": ["jwt", "lib/jwt/index.ts"],
     "./errors": ["errors", "lib/errors.ts"],
+    "./catalog": ["catalog", "lib/catalog.ts"],
   }
   const entries: string[] = []
   for (const [key, [entry, source]] of Object.entries(fixed)) {

@@ -74,9 +74,9 @@ const standard: Case[] = [
   {
     factory: MicrosoftEntraID as Factory,
     id: "microsoft-entra-id",
-    issuer: "https://login.microsoftonline.com/common/v2.0",
-    defaultIssuer: true,
-    endSession: "https://login.microsoftonline.com/common/oauth2/v2.0/logout",
+    // One tenant: the multi-tenant issuers have their own tests (entra-multi-tenant.test.ts).
+    issuer: "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/v2.0",
+    endSession: "https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/oauth2/v2.0/logout",
   },
 ]
 

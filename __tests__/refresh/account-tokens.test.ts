@@ -47,6 +47,18 @@ function accountTokenCases(make: () => Subject): void {
     expect(row).toEqual(updated)
   })
 
+  it("dpop_key round-trips through linkAccount and updateAccountTokens; null clears it", async () => {
+    const sealed = "gh1.eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..iv.ciphertext.tag"
+    const dpopKey = await linked(adapter, { providerAccountId: "dpop-acct", dpop_key: sealed } as never)
+    expect(await adapter.getAccount(dpopKey.providerAccountId, dpopKey.provider)).toMatchObject({ dpop_key: sealed })
+    const rotated = `${sealed}-2`
+    expect(await adapter.updateAccountTokens(dpopKey, { dpop_key: rotated })).toMatchObject({ dpop_key: rotated })
+    expect(await adapter.getAccount(dpopKey.providerAccountId, dpopKey.provider)).toMatchObject({ dpop_key: rotated })
+    const cleared = await adapter.updateAccountTokens(dpopKey, { dpop_key: null })
+    expect(cleared?.dpop_key).toBeUndefined()
+    expect((await adapter.getAccount(dpopKey.providerAccountId, dpopKey.provider))?.dpop_key).toBeUndefined()
+  })
+
   it("a patch writes token columns only: other keys (the owner, the provider) are ignored", async () => {
     const before = await adapter.getAccount(key.providerAccountId, key.provider)
     const patch = { access_token: "only-this", userId: "someone-else", provider: "other", type: "email" }

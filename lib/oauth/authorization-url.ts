@@ -3,7 +3,8 @@ import * as oauth from "oauth4webapi"
 import { createState, discardCheckCookies, sealCheck } from "./checks"
 import { assertProxyOriginAtStart } from "./proxy"
 import { engineError } from "./engine-error"
-import { assertSecureUrl, resolveServer } from "./server"
+import { browserUrl, pushAuthorizationRequest, pushes, requestObjectOf } from "./par"
+import { assertSecureUrl, clientOf, resolveServer } from "./server"
 import type { OAuthFlowContext } from "./types"
 
 // Set last, so neither the provider's params nor the request's query can change them.
@@ -98,6 +99,28 @@ export async function startOAuthSignIn(ctx: OAuthFlowContext): Promise<string> {
     url.searchParams.set("nonce", nonce)
     await sealCheck(ctx, "nonce", nonce)
   }
+  const secured = await securedUrl(ctx, as, url)
   ctx.logger.debug("authorization url is ready", { provider: provider.id, url: `${url.origin}${url.pathname}` })
-  return url.href
+  return secured.href
+}
+
+/**
+ * The URL the browser is sent to: pushed first when the provider pushes (only `client_id` and `request_uri` remain),
+ * or signed into a request object (`client_id` and `request`), else `url` as it is.
+ */
+async function securedUrl(ctx: OAuthFlowContext, as: oauth.AuthorizationServer, url: URL): Promise<URL> {
+  const { provider } = ctx
+  const { requestObject } = provider.security
+  if (pushes(provider, as, ctx.logger)) {
+    try {
+      return await pushAuthorizationRequest(provider, as, clientOf(provider), url.searchParams, ctx.logger)
+    } catch (error) {
+      // A failed push never falls back to the front channel; the checks of this attempt are void.
+      discardCheckCookies(ctx)
+      throw engineError(provider, error)
+    }
+  }
+  if (!requestObject) return url
+  const request = await requestObjectOf(requestObject, as, clientOf(provider), url.searchParams)
+  return browserUrl(`${url.origin}${url.pathname}`, provider.clientId, "request", request)
 }

@@ -1,11 +1,13 @@
 /** Callback: redirect-proxy hop, checks, RFC 9207 `iss`, code exchange, ID token and userinfo validation, profile. */
 import * as oauth from "oauth4webapi"
 import type { Profile } from "../models"
-import { OAuthCallbackError } from "../errors"
+import { OAuthCallbackError, OAuthProtocolError } from "../errors"
 import { engineError } from "./engine-error"
 import type { OAuthConfig, TokenSet } from "../providers/types"
 import { redirectUriOf } from "./authorization-url"
 import { discardCheckCookies, useCheck } from "./checks"
+import { asksForNonce, assertDPoPBound, newDPoPKey, withNonceRetry, type DPoPKey } from "./dpop"
+import { assertTenantAllowed, entraAuthResponse, entraServer } from "./entra"
 import { providerFetch } from "./fetch"
 import { proxyHop } from "./proxy"
 import { verifyIdToken } from "./id-token"
@@ -40,10 +42,22 @@ export async function finishOAuthSignIn(ctx: OAuthFlowContext, params: URLSearch
   }
 }
 
-async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParams): Promise<OAuthSignInResult> {
+async function exchangeAndValidate(ctx: OAuthFlowContext, received: URLSearchParams): Promise<OAuthSignInResult> {
   const { provider } = ctx
-  const as = await resolveServer(provider, "callback")
+  const { entra } = provider
+  let as = await resolveServer(provider, "callback")
   const client = clientOf(provider)
+  // Entra's multi-tenant metadata announces a template, not an issuer: an `iss` parameter is checked against the
+  // tenant form here and against the ID token below.
+  const { params, iss: authIss } = entra ? entraAuthResponse(entra, provider.id, received) : { params: received }
+  if (entra && entra.mode !== "single") as = { ...as, authorization_response_iss_parameter_supported: false }
+  // FAPI 2.0 requires the RFC 9207 `iss` even when the metadata does not advertise it (mix-up defence).
+  if (provider.security.fapi2 && !params.has("iss") && !params.has("error")) {
+    throw new OAuthProtocolError("The authorization response has no iss", {
+      code: "missing_iss",
+      cause: { provider: provider.id },
+    })
+  }
 
   // A state cookie means the start added `state` (configured, or because the server does not advertise S256): then
   // it is required, so a code injected without this browser's state is refused even if the server ignores PKCE.
@@ -64,37 +78,95 @@ async function exchangeAndValidate(ctx: OAuthFlowContext, params: URLSearchParam
   }
 
   const codeVerifier = await useCheck(ctx, "pkce")
-  let response = await oauth.authorizationCodeGrantRequest(
-    as,
-    client,
-    await clientAuthOf(provider),
-    callbackParams,
-    redirectUriOf(ctx),
-    codeVerifier,
-    requestOptions(provider),
-  )
-  if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
-
   const expectedNonce = provider.checks.includes("nonce") ? await useCheck(ctx, "nonce") : oauth.expectNoNonce
-  const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
-    expectedNonce,
-    requireIdToken: provider.type === "oidc",
-  })
+  const clientAuth = await clientAuthOf(provider)
+  // A DPoP provider binds this sign-in's tokens to a key of its own, made just before the code exchange.
+  const dpop = provider.security.dpop ? await newDPoPKey(provider) : undefined
+  const grant = async () => {
+    let response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      clientAuth,
+      callbackParams,
+      redirectUriOf(ctx),
+      codeVerifier,
+      { ...requestOptions(provider), ...(dpop ? { DPoP: dpop.handle } : {}) },
+    )
+    if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
+    if (provider.type === "oauth") response = await withoutIdToken(response)
+    if (entra) as = await entraServer(entra, provider.id, as, response.clone(), authIss)
+    return oauth.processAuthorizationCodeResponse(as, client, response, {
+      expectedNonce,
+      requireIdToken: provider.type === "oidc",
+    })
+  }
+  const result = dpop ? await withNonceRetry(grant, provider, ctx.logger) : await grant()
+  if (dpop) assertDPoPBound(result.token_type, provider.id)
   // oauth4webapi validated the claims; the signature is checked here, always.
   if (typeof result.id_token === "string") await verifyIdToken(provider, as, result.id_token)
 
   const tokens: TokenSet = { ...result }
   if (tokens.expires_in !== undefined) tokens.expires_at = Math.floor(Date.now() / 1000) + Number(tokens.expires_in)
   const claims = oauth.getValidatedIdTokenClaims(result)
+  if (entra) await assertTenantAllowed(entra, provider.id, claims ?? {}, ctx.logger)
   const profile: Profile =
     provider.type === "oidc" && provider.idToken && claims
       ? { ...claims }
-      : await fetchProfile(provider, as, client, tokens, claims?.sub)
+      : await fetchProfile(provider, as, client, tokens, claims?.sub, dpop)
+  // Sign in with Apple posts the user's name once, on the first sign-in, as the form field `user`.
+  const firstSignInUser = provider.formPost ? postedUser(received) : undefined
+  if (firstSignInUser) profile.user = firstSignInUser
 
-  const { user, account } = await buildUserAndAccount(provider, profile, tokens)
+  const { user, account, formerProviderAccountId } = await buildUserAndAccount(provider, profile, tokens)
+  // The thumbprint is public and callbacks may read it; the private key travels apart, to the token store only.
+  if (dpop) account.dpop_jkt = dpop.jkt
   ctx.logger.debug("oauth callback verified", { provider: provider.id })
   const idp = claims && provider.logout ? idpRecord(provider, claims, result.id_token) : undefined
-  return { kind: "profile", user, account, profile, tokens, ...(idp ? { idp } : {}) }
+  return {
+    kind: "profile",
+    user,
+    account,
+    profile,
+    tokens,
+    ...(idp ? { idp } : {}),
+    ...(formerProviderAccountId ? { formerProviderAccountId } : {}),
+    ...(dpop ? { dpop: { jwk: dpop.jwk, jkt: dpop.jkt } } : {}),
+  }
+}
+
+/**
+ * The token response of a plain OAuth 2 provider without its `id_token`: such a provider's identity comes from its
+ * userinfo endpoint, and an ID token it returns anyway (an `openid` scope on a provider without OpenID metadata, such
+ * as Vercel or PayPal) can be neither verified nor trusted, so it is neither checked nor kept.
+ */
+export async function withoutIdToken(response: Response): Promise<Response> {
+  if (!response.ok || !(response.headers.get("content-type") ?? "").includes("json")) return response
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as Record<string, unknown> | null
+  if (!body || typeof body !== "object" || !("id_token" in body)) return response
+  const { id_token: _dropped, ...rest } = body
+  const headers = new Headers(response.headers)
+  headers.delete("content-length")
+  return new Response(JSON.stringify(rest), { status: response.status, statusText: response.statusText, headers })
+}
+
+/** The largest `user` form field read (Apple's is about 100 bytes). */
+const MAX_POSTED_USER = 2048
+
+/** The JSON object of a form_post callback's `user` field; `undefined` when absent, too long or not an object. */
+function postedUser(params: URLSearchParams): Record<string, unknown> | undefined {
+  const raw = params.get("user")
+  if (raw === null || raw.length > MAX_POSTED_USER) return undefined
+  try {
+    const value = JSON.parse(raw) as unknown
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** What logout needs to remember of this sign-in: keys scoped by provider, the OP's `iat` as auth time. */
@@ -116,6 +188,7 @@ async function fetchProfile(
   client: oauth.Client,
   tokens: TokenSet,
   idTokenSub: string | undefined,
+  dpop?: DPoPKey,
 ): Promise<Profile> {
   let profile: Profile
   if (provider.userinfo.request) {
@@ -126,12 +199,18 @@ async function fetchProfile(
     })
   } else {
     if (!as.userinfo_endpoint) throw new TypeError("No userinfo endpoint", { cause: { provider: provider.id } })
-    // The access token goes in the Authorization header, never in the query (UI-02).
-    const response = await oauth.userInfoRequest(as, client, tokens.access_token as string, requestOptions(provider))
+    // The access token goes in the Authorization header, never in the query (UI-02); with DPoP, as `DPoP <token>`
+    // beside a proof carrying the token's hash.
+    const options = { ...requestOptions(provider), ...(dpop ? { DPoP: dpop.handle } : {}) }
+    const request = () => oauth.userInfoRequest(as, client, tokens.access_token as string, options)
     if (provider.type === "oidc") {
       // Checks that the userinfo `sub` is the ID token's (UI-01).
-      return { ...(await oauth.processUserInfoResponse(as, client, idTokenSub ?? oauth.skipSubjectCheck, response)) }
+      const read = async () =>
+        oauth.processUserInfoResponse(as, client, idTokenSub ?? oauth.skipSubjectCheck, await request())
+      return { ...(dpop ? await withNonceRetry(read, provider) : await read()) }
     }
+    let response = await request()
+    if (dpop && asksForNonce(response)) response = await request()
     if (!response.ok) throw new Error("Userinfo request failed", { cause: { status: response.status } })
     profile = (await response.json()) as Profile
   }

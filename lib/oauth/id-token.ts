@@ -12,6 +12,7 @@ import {
 import type { AuthorizationServer } from "oauth4webapi"
 import { OAuthProtocolError } from "../errors"
 import { providerFetch } from "./fetch"
+import { FAPI2_ALGORITHMS } from "./security"
 import { assertSecureUrl } from "./server"
 import type { ResolvedOAuthProvider } from "./types"
 
@@ -87,8 +88,11 @@ export function keySetFor(provider: ResolvedOAuthProvider, jwksUri: string): Rem
 
 export function allowedAlgorithms(provider: ResolvedOAuthProvider, as: AuthorizationServer): string[] {
   const registered = provider.client.id_token_signed_response_alg
-  if (registered) return [registered]
-  return (as.id_token_signing_alg_values_supported ?? ["RS256"]).filter((alg) => alg !== "none")
+  const algorithms = registered
+    ? [registered]
+    : (as.id_token_signing_alg_values_supported ?? ["RS256"]).filter((alg) => alg !== "none")
+  // FAPI 2.0 accepts only PS256, ES256 and EdDSA signatures, whatever the server supports.
+  return provider.security.fapi2 ? algorithms.filter((alg) => FAPI2_ALGORITHMS.includes(alg)) : algorithms
 }
 
 /**

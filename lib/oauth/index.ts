@@ -1,5 +1,7 @@
 /** The OAuth 2 / OpenID Connect engine: provider normalization, sign-in start and callback. */
 export { normalizeOAuthProvider, defaultProfile, defaultAccount, DEFAULT_SCOPE } from "./normalize"
+export { liftSecurityProfile } from "./security"
+export { dpopAccess, type DPoPAccess } from "./dpop"
 export { startOAuthSignIn, redirectUriOf } from "./authorization-url"
 export { finishOAuthSignIn } from "./callback"
 export { stableUserId } from "./profile"

@@ -1,5 +1,6 @@
 /** OpenID Connect logout on the OP side of the wire: the end-session endpoint and back-channel logout tokens. */
 import { compactVerify, decodeProtectedHeader, errors } from "jose"
+import { tenantAllowed, tenantIssuer } from "./entra"
 import { allowedAlgorithms, keySetFor } from "./id-token"
 import { resolveServer } from "./server"
 import type { ResolvedOAuthProvider } from "./types"
@@ -103,7 +104,14 @@ export async function verifyLogoutToken(provider: ResolvedOAuthProvider, token: 
   } catch {
     throw new LogoutTokenError("malformed claims")
   }
-  return checkClaims(provider, as.issuer, claims)
+  let issuer = as.issuer
+  if (provider.entra && provider.entra.mode !== "single") {
+    // Multi-tenant Entra: the token names its tenant, which must still be allowed to have sessions here.
+    issuer = tenantIssuer(provider.entra, claims) ?? ""
+    if (!issuer) throw new LogoutTokenError("unexpected iss")
+    if (!(await tenantAllowed(provider.entra, claims))) throw new LogoutTokenError("tenant not allowed")
+  }
+  return checkClaims(provider, issuer, claims)
 }
 
 function checkClaims(provider: ResolvedOAuthProvider, issuer: string, claims: Record<string, unknown>): LogoutClaims {

@@ -3,6 +3,9 @@ import { InvalidConfig, InvalidEndpoints, OAuthProfileParseError } from "../erro
 import type { Account, Profile, TokenSet, User } from "../models"
 import type { EndpointConfig, OAuthConfig, TokenEndpointConfig } from "../providers/types"
 import { customFetch } from "../symbols"
+import type { LoggerInstance } from "../logger"
+import { resolveEntra } from "./entra"
+import { resolveSecurity } from "./security"
 import { DEFAULT_HTTP_TIMEOUT } from "./fetch"
 import { parseProxyOrigins } from "./proxy"
 import type { ResolvedCheck, ResolvedOAuthProvider, ResolvedOidcLogout } from "./types"
@@ -52,10 +55,19 @@ interface ParsedEndpoint {
  * ```
  */
 export function normalizeOAuthProvider<P = Profile>(
-  provider: OAuthConfig<P>,
-  env: { redirectProxyUrl?: string; redirectProxyAllowedOrigins?: readonly string[]; httpTimeout?: number },
+  input: OAuthConfig<P>,
+  env: {
+    redirectProxyUrl?: string
+    redirectProxyAllowedOrigins?: readonly string[]
+    httpTimeout?: number
+    /** Whether `NODE_ENV` is production: the stricter construction rules apply. */
+    production?: boolean
+    /** Receives construction warnings (a multi-tenant issuer open to every tenant). */
+    logger?: Pick<LoggerInstance, "warn">
+  },
 ): ResolvedOAuthProvider {
-  const { id } = provider
+  const { id } = input
+  const provider = withIssuerPaths(input)
   if (!provider.issuer) {
     for (const key of ["authorization", "token", "userinfo"] as const) {
       const endpoint = provider[key]
@@ -74,7 +86,8 @@ export function normalizeOAuthProvider<P = Profile>(
   Object.assign(authorization.params, stringifyParams(provider.authorizationParams ?? {}))
   const fromUrl = authorization.url ? new URL(authorization.url).searchParams : new URLSearchParams()
   const param = (name: string): string | undefined => authorization.params[name] ?? fromUrl.get(name) ?? undefined
-  if (!param("scope")) authorization.params.scope = DEFAULT_SCOPE
+  // Only an absent scope gets the default: an empty one is a provider's choice (Kakao's consent comes from its console).
+  if (param("scope") === undefined) authorization.params.scope = DEFAULT_SCOPE
   const responseType = param("response_type")
   if (responseType !== undefined && responseType !== "code") {
     throw new InvalidConfig("Only response_type=code is supported", { cause: { provider: id, responseType } })
@@ -146,9 +159,17 @@ export function normalizeOAuthProvider<P = Profile>(
     clientSecret: provider.clientSecret,
     client: deepFreeze(client),
     checks: Object.freeze(checks),
-    // The provider's own profile type is only known to the provider; the engine hands it the raw claims.
-    profile: (provider.profile as unknown as ResolvedOAuthProvider["profile"] | undefined) ?? defaultProfile,
+    // The provider's own profile type is only known to the provider; the engine hands it the raw claims. A string
+    // `profile` is the security preset, read by resolveSecurity.
+    profile:
+      typeof provider.profile === "function"
+        ? (provider.profile as unknown as ResolvedOAuthProvider["profile"])
+        : defaultProfile,
     account: provider.account ?? defaultAccount,
+    formerAccountId:
+      typeof provider.formerAccountId === "function"
+        ? (provider.formerAccountId as unknown as ResolvedOAuthProvider["formerAccountId"])
+        : undefined,
     style: provider.style ? deepFreeze({ ...provider.style }) : undefined,
     allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking === true,
     emailAlwaysVerified: provider.emailAlwaysVerified === true,
@@ -161,10 +182,49 @@ export function normalizeOAuthProvider<P = Profile>(
     formPost,
     allowInsecureUnsignedIdTokens,
     allowInsecureRequests,
+    security: resolveSecurity(provider, env),
+    entra: resolveEntra(provider, env),
     httpTimeout: env.httpTimeout ?? DEFAULT_HTTP_TIMEOUT,
     [customFetch]: provider[customFetch],
   }
   return Object.freeze(resolved)
+}
+
+/** Whether an endpoint value is a path on the issuer (instance-specific catalogue providers such as Mastodon). */
+function isIssuerPath(value: unknown): value is string {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//")
+}
+
+/**
+ * The provider with its issuer-relative endpoints (`"/oauth/token"`) made absolute. An OpenID Connect provider, or one
+ * with such paths, needs an issuer: without one (from the options or `AUTH_<ID>_ISSUER`) construction fails here.
+ */
+function withIssuerPaths<P>(provider: OAuthConfig<P>): OAuthConfig<P> {
+  const urlOf = (endpoint: unknown): unknown =>
+    typeof endpoint === "object" && endpoint !== null ? (endpoint as { url?: unknown }).url : endpoint
+  const keys = ["authorization", "token", "userinfo", "wellKnown"] as const
+  const relative = keys.filter((key) => isIssuerPath(urlOf(provider[key])))
+  if (!provider.issuer && (provider.type === "oidc" || relative.length > 0)) {
+    throw new InvalidConfig(
+      `The "${provider.id}" provider needs an issuer: pass \`issuer\`, or set ${envPrefixOf(provider.id)}ISSUER.`,
+      { code: "issuer_required", cause: { provider: provider.id } },
+    )
+  }
+  if (relative.length === 0) return provider
+  const base = (provider.issuer as string).replace(/\/+$/, "")
+  const out: OAuthConfig<P> = { ...provider }
+  for (const key of relative) {
+    const value = provider[key]
+    if (typeof value === "string") (out as unknown as Record<string, unknown>)[key] = base + value
+    else
+      (out as unknown as Record<string, unknown>)[key] = { ...(value as object), url: base + (urlOf(value) as string) }
+  }
+  return out
+}
+
+/** `AUTH_<ID>_`, as the core's environment inference names a provider's variables. */
+function envPrefixOf(id: string): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, "_")}_`
 }
 
 /**

@@ -39,7 +39,7 @@ export async function buildUserAndAccount(
   provider: ResolvedOAuthProvider,
   profile: Profile,
   tokens: TokenSet,
-): Promise<{ user: User; account: Account }> {
+): Promise<{ user: User; account: Account; formerProviderAccountId?: string }> {
   let mapped: User
   try {
     mapped = await provider.profile(profile, tokens)
@@ -57,9 +57,13 @@ export async function buildUserAndAccount(
     throw new OAuthProfileParseError("Profile has no id", { cause: { provider: provider.id } })
   }
   const providerAccountId = String(rawId)
+  const formerId = provider.formerAccountId?.(profile)
+  const formerProviderAccountId =
+    typeof formerId === "string" && formerId !== "" && formerId !== providerAccountId ? formerId : undefined
   const user: User = {
     ...mapped,
-    id: await stableUserId(provider.id, providerAccountId),
+    // Without an adapter the user id is derived; from the former account id when there is one, so it stays the same.
+    id: await stableUserId(provider.id, formerProviderAccountId ?? providerAccountId),
   }
   if (typeof user.email === "string") user.email = user.email.toLowerCase()
   const account: Account = {
@@ -68,5 +72,5 @@ export async function buildUserAndAccount(
     type: provider.type,
     providerAccountId,
   }
-  return { user, account }
+  return { user, account, ...(formerProviderAccountId ? { formerProviderAccountId } : {}) }
 }

@@ -4,8 +4,11 @@
  * (OIDC Core 12.2, RT-01). Failures are classified so the caller knows what to clear.
  */
 import * as oauth from "oauth4webapi"
-import { decodeJwt } from "jose"
+import { decodeJwt, type JWK } from "jose"
 import type { TokenSet } from "../models"
+import { dpopKeyFromJwk, withNonceRetry, type DPoPKey } from "./dpop"
+import { withoutIdToken } from "./callback"
+import { entraServer } from "./entra"
 import { verifyIdToken } from "./id-token"
 import { clientAuthOf, clientOf, requestOptions, resolveServer } from "./server"
 import type { ResolvedOAuthProvider } from "./types"
@@ -19,6 +22,8 @@ export class RefreshGrantError extends Error {
     readonly reason: RefreshGrantFailure,
     detail: string,
     readonly status?: number,
+    /** A finer code for the caller's `cause.code` (`dpop_not_bound`, `dpop_nonce_failed`). */
+    readonly code?: string,
   ) {
     super(`Refresh failed: ${detail}`)
     this.name = "RefreshGrantError"
@@ -66,36 +71,70 @@ export async function refreshGrant(
   provider: ResolvedOAuthProvider,
   refreshToken: string,
   subject: RefreshSubject,
+  dpopKey?: Record<string, unknown>,
 ): Promise<TokenSet> {
   let as: oauth.AuthorizationServer
-  let response: Response
+  let dpop: DPoPKey | undefined
   try {
     as = await resolveServer(provider, "callback")
-    response = await oauth.refreshTokenGrantRequest(
-      as,
-      clientOf(provider),
-      await clientAuthOf(provider),
-      refreshToken,
-      requestOptions(provider),
-    )
+    // The sign-in's own key: the new access token stays bound to the same thumbprint.
+    dpop = dpopKey ? await dpopKeyFromJwk(dpopKey as JWK, provider) : undefined
   } catch (error) {
     throw new RefreshGrantError("transient", error instanceof Error ? error.name : "request failed")
   }
-  if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
+  const attempt = async (): Promise<oauth.TokenEndpointResponse> => {
+    let response: Response
+    try {
+      response = await oauth.refreshTokenGrantRequest(
+        as,
+        clientOf(provider),
+        await clientAuthOf(provider),
+        refreshToken,
+        {
+          ...requestOptions(provider),
+          ...(dpop ? { DPoP: dpop.handle } : {}),
+        },
+      )
+    } catch (error) {
+      throw new RefreshGrantError("transient", error instanceof Error ? error.name : "request failed")
+    }
+    if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
+    if (provider.type === "oauth") response = await withoutIdToken(response)
+    if (provider.entra) {
+      try {
+        // A refreshed Entra ID token is held to the tenant it names; the subject check below keeps it the same user.
+        as = await entraServer(provider.entra, provider.id, as, response.clone())
+      } catch {
+        throw new RefreshGrantError("id_token_mismatch", "ID token tenant")
+      }
+    }
+    try {
+      return await oauth.processRefreshTokenResponse(as, clientOf(provider), response)
+    } catch (error) {
+      // Kept as is for one retry with the nonce the DPoP handle has just cached.
+      if (dpop && oauth.isDPoPNonceError(error)) throw error
+      if (error instanceof oauth.ResponseBodyError) {
+        const code = error.error
+        if (code === "invalid_grant" || code === "invalid_token") throw new RefreshGrantError("invalid_grant", code)
+        throw new RefreshGrantError("transient", code, error.status)
+      }
+      // oauth4webapi validated a returned ID token (iss, aud, exp, iat): a failure there is a mismatch.
+      if (error instanceof oauth.OperationProcessingError && /id_token|"iss"|"aud"|"sub"|"azp"/i.test(error.message)) {
+        throw new RefreshGrantError("id_token_mismatch", "ID token claims")
+      }
+      throw new RefreshGrantError("transient", "unexpected response", response.status)
+    }
+  }
   let result: oauth.TokenEndpointResponse
   try {
-    result = await oauth.processRefreshTokenResponse(as, clientOf(provider), response)
+    result = dpop ? await withNonceRetry(attempt, provider) : await attempt()
   } catch (error) {
-    if (error instanceof oauth.ResponseBodyError) {
-      const code = error.error
-      if (code === "invalid_grant" || code === "invalid_token") throw new RefreshGrantError("invalid_grant", code)
-      throw new RefreshGrantError("transient", code, error.status)
-    }
-    // oauth4webapi validated a returned ID token (iss, aud, exp, iat): a failure there is a mismatch.
-    if (error instanceof oauth.OperationProcessingError && /id_token|"iss"|"aud"|"sub"|"azp"/i.test(error.message)) {
-      throw new RefreshGrantError("id_token_mismatch", "ID token claims")
-    }
-    throw new RefreshGrantError("transient", "unexpected response", response.status)
+    if (error instanceof RefreshGrantError) throw error
+    throw new RefreshGrantError("transient", "dpop nonce", undefined, "dpop_nonce_failed")
+  }
+  if (dpop && !(typeof result.token_type === "string" && result.token_type.toLowerCase() === "dpop")) {
+    // A refresh may not downgrade the binding to a Bearer token: the stored tokens stay as they were.
+    throw new RefreshGrantError("transient", "not DPoP-bound", undefined, "dpop_not_bound")
   }
   if (typeof result.id_token === "string") {
     try {

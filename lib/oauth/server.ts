@@ -41,8 +41,26 @@ async function discover(provider: ResolvedOAuthProvider): Promise<oauth.Authoriz
   } else {
     response = await oauth.discoveryRequest(issuer, { ...requestOptions(provider), algorithm: "oidc" })
   }
+  if (provider.entra && provider.entra.mode !== "single") return entraMetadata(provider.entra.metadataIssuer, response)
   // Rejects metadata whose `issuer` is not exactly the configured one (IDT-15).
   return oauth.processDiscoveryResponse(issuer, response)
+}
+
+/**
+ * Microsoft Entra ID's multi-tenant metadata: fetched from `.../common/v2.0` but announcing the templated issuer
+ * (`.../{tenantid}/v2.0`), or the consumer tenant's for `consumers`. Accepted only when `issuer` is exactly that
+ * string; each token is then held to the tenant it names.
+ */
+async function entraMetadata(expected: string, response: Response): Promise<oauth.AuthorizationServer> {
+  const body: unknown = response.status === 200 ? await response.json().catch(() => undefined) : undefined
+  const metadata = body as oauth.AuthorizationServer | undefined
+  if (!metadata || typeof metadata !== "object" || metadata.issuer !== expected) {
+    throw new oauth.OperationProcessingError('"response" body "issuer" property does not match the expected value', {
+      code: oauth.JSON_ATTRIBUTE_COMPARISON,
+      cause: { expected, attribute: "issuer" },
+    })
+  }
+  return metadata
 }
 
 function cachedDiscovery(provider: ResolvedOAuthProvider): Promise<oauth.AuthorizationServer> {
@@ -71,7 +89,8 @@ export async function resolveServer(
   const needsDiscovery =
     provider.issuer !== undefined &&
     (step === "authorization"
-      ? !provider.authorization.url
+      ? // A pushing provider needs the metadata's PAR endpoint even when its authorization URL is configured.
+        !provider.authorization.url || provider.security.par === true
       : provider.type === "oidc" || !provider.token.url || (!provider.userinfo.url && !provider.userinfo.request))
   const base: oauth.AuthorizationServer = needsDiscovery
     ? await cachedDiscovery(provider)

@@ -4,6 +4,8 @@ import type { Account, Awaitable, Profile, TokenSet, User } from "../models"
 import type { LoggerInstance } from "../logger"
 import type { OAuthClientMetadata, OAuthConfig, ProviderStyle } from "../providers/types"
 import type { customFetch } from "../symbols"
+import type { ResolvedEntra } from "./entra"
+import type { ResolvedSecurity } from "./security"
 
 /** The checks Gatehouse runs on a callback; `pkce` is always present. */
 export type ResolvedCheck = "pkce" | "state" | "nonce"
@@ -39,6 +41,8 @@ export interface ResolvedOAuthProvider {
   readonly checks: readonly ResolvedCheck[]
   readonly profile: (profile: Profile, tokens: TokenSet) => Awaitable<User>
   readonly account: (tokens: TokenSet) => Partial<Account> | undefined
+  /** The account id an earlier version of the provider stored, for re-keying (see `OAuthConfig.formerAccountId`). */
+  readonly formerAccountId?: (profile: Profile) => unknown
   readonly style?: ProviderStyle
   readonly allowDangerousEmailAccountLinking: boolean
   /** The provider verifies every address it returns. */
@@ -59,6 +63,10 @@ export interface ResolvedOAuthProvider {
   readonly formPost: boolean
   readonly allowInsecureUnsignedIdTokens: boolean
   readonly allowInsecureRequests: boolean
+  /** PAR, DPoP, signed request objects and the `fapi2` preset. */
+  readonly security: ResolvedSecurity
+  /** Microsoft Entra ID's issuer and tenant rules, for a provider that applies them. */
+  readonly entra?: ResolvedEntra
   /** Time limit of each outgoing request of this provider, in ms (the config's `httpTimeout`). */
   readonly httpTimeout: number
   readonly [customFetch]?: typeof fetch
@@ -135,4 +143,15 @@ export interface OAuthFlowContext {
 /** The outcome of a callback: a redirect-proxy hop, or a signed-in profile. */
 export type OAuthSignInResult =
   | { kind: "proxy"; redirect: string }
-  | { kind: "profile"; user: User; account: Account; profile: Profile; tokens: TokenSet; idp?: IdpRecord }
+  | {
+      kind: "profile"
+      user: User
+      account: Account
+      profile: Profile
+      tokens: TokenSet
+      idp?: IdpRecord
+      /** The id an earlier version of the provider stored this account under, when it differs from today's. */
+      formerProviderAccountId?: string
+      /** The sign-in's DPoP key (private JWK) and its thumbprint, for a DPoP provider: stored with the tokens only. */
+      dpop?: { jwk: Record<string, unknown>; jkt: string }
+    }

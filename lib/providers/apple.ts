@@ -16,6 +16,8 @@ export interface AppleProfile {
   nonce?: string
   nonce_supported?: boolean
   auth_time?: number
+  /** What Apple posts on the first sign-in only (the `user` form field), read by the callback. */
+  user?: { name?: { firstName?: string; lastName?: string }; email?: string }
   iat: number
   exp: number
   [claim: string]: unknown
@@ -23,8 +25,9 @@ export interface AppleProfile {
 
 /**
  * Sign in with Apple (`type: "oidc"`), scope `name email`, `response_mode=form_post`. `clientSecret` must be the
- * ES256 client-secret JWT that Apple asks for (signed with your key, at most six months valid). The name Apple posts
- * on the first sign-in is not read; the user is mapped from `sub` and `email`.
+ * ES256 client-secret JWT that Apple asks for (signed with your key, at most six months valid). Apple sends the user's
+ * name only on the first sign-in, as the form field `user`; the callback reads it (at most 2 KB, invalid JSON
+ * ignored) into `profile.user`, and the name is then "First Last", else the email (as Auth.js maps it).
  *
  * @example
  * ```ts
@@ -44,7 +47,9 @@ export function Apple<P extends AppleProfile = AppleProfile>(options: OAuthUserC
     // Apple does not document PKCE support, so state and nonce carry the CSRF and replay protection.
     checks: ["pkce", "state", "nonce"],
     profile(profile: P): User {
-      return { id: profile.sub, name: null, email: profile.email ?? null, image: null }
+      const given = profile.user?.name
+      const name = given ? [given.firstName, given.lastName].filter(Boolean).join(" ") : ""
+      return { id: profile.sub, name: name || profile.email || null, email: profile.email ?? null, image: null }
     },
     style: { brandColor: "#000000", text: "#ffffff" },
     options,

@@ -38,6 +38,7 @@ export function Atlassian<P extends AtlassianProfile = AtlassianProfile>(
     },
     token: "https://auth.atlassian.com/oauth/token",
     userinfo: "https://api.atlassian.com/me",
+    checks: ["pkce", "state"],
     // Atlassian's token endpoint reads the client credentials from the body.
     client: { token_endpoint_auth_method: "client_secret_post" },
     profile(profile: P): User {

@@ -26,7 +26,8 @@ export interface BitbucketEmail {
 const api = "https://api.bitbucket.org/2.0"
 
 /**
- * Bitbucket sign-in (`type: "oauth"`), scope `account email`.
+ * Bitbucket sign-in (`type: "oauth"`), scope `account email`. The account id is the Atlassian `account_id` (as
+ * Auth.js stores it); an account that Gatehouse 0.1 stored under the `uuid` is re-keyed at its next sign-in.
  *
  * @example
  * ```ts
@@ -49,12 +50,14 @@ export function Bitbucket<P extends BitbucketProfile = BitbucketProfile>(
     },
     profile(profile: P): User {
       return {
-        id: profile.uuid,
+        id: profile.account_id ?? profile.uuid,
         name: profile.display_name ?? profile.nickname ?? null,
         email: profile.email ?? null,
         image: profile.links?.avatar?.href ?? null,
       }
     },
+    // Gatehouse 0.1 stored accounts under the uuid: they are re-keyed to account_id at their next sign-in.
+    formerAccountId: (profile: P) => profile.uuid,
     style: { brandColor: "#0052cc" },
     options,
   }

@@ -41,10 +41,8 @@ export function Cognito<P extends CognitoProfile = CognitoProfile>(options: Cogn
       name: "Amazon Cognito",
       brandColor: "#dd344c",
       // Cognito's user name is in its own claim, not preferred_username.
-      profile: (profile: P): User => ({
-        ...standardProfile(profile),
-        name: profile.name ?? profile["cognito:username"] ?? null,
-      }),
+      // The standard mapping, as Auth.js's: `cognito:username` is a login name, not the user's name.
+      profile: (profile: P): User => standardProfile(profile),
       ...(domain
         ? {
             logout: {

@@ -38,7 +38,10 @@ export function Dropbox<P extends DropboxProfile = DropboxProfile>(options: OAut
     id: "dropbox",
     name: "Dropbox",
     type: "oauth",
-    authorization: { url: "https://www.dropbox.com/oauth2/authorize", params: { scope: "account_info.read" } },
+    authorization: {
+      url: "https://www.dropbox.com/oauth2/authorize",
+      params: { scope: "account_info.read", token_access_type: "offline" },
+    },
     token: "https://api.dropboxapi.com/oauth2/token",
     userinfo: {
       url: accountUrl,

@@ -28,6 +28,7 @@ export function LinkedIn<P extends LinkedInProfile = LinkedInProfile>(
       name: "LinkedIn",
       brandColor: "#0a66c2",
       issuer: "https://www.linkedin.com/oauth",
+      checks: ["pkce", "state"],
       // LinkedIn's token endpoint takes the client credentials in the body.
       client: { token_endpoint_auth_method: "client_secret_post" },
       // The name claim only: no fallback to preferred_username.

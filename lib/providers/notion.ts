@@ -30,7 +30,7 @@ export function Notion<P extends NotionProfile = NotionProfile>(options: OAuthUs
     type: "oauth",
     authorization: { url: "https://api.notion.com/v1/oauth/authorize", params: { owner: "user" } },
     token: "https://api.notion.com/v1/oauth/token",
-    userinfo: { request: ({ tokens }) => ownerUser(tokens) },
+    userinfo: { url: "https://api.notion.com/v1/users", request: ({ tokens }) => ownerUser(tokens) },
     // Notion's token endpoint requires HTTP Basic client authentication.
     client: { token_endpoint_auth_method: "client_secret_basic" },
     profile(profile: P): User {

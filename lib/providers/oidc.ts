@@ -3,6 +3,14 @@ import type { Profile, User } from "../models"
 import type { OAuthConfig, OAuthUserConfig } from "./types"
 
 /**
+ * Options of {@link OIDC}: the usual OIDC options, where `profile` may also be the security preset `"fapi2"` (a
+ * function `profile` is the profile mapping; with both, write `securityProfile: "fapi2"` beside the function).
+ */
+export type OIDCUserConfig<P extends Profile = Profile> = Omit<OAuthUserConfig<P>, "profile"> & {
+  profile?: OAuthConfig<P>["profile"] | "fapi2"
+}
+
+/**
  * Any OpenID Connect provider (`type: "oidc"`): give `issuer`, `clientId` and `clientSecret`; `id` defaults to `oidc`
  * (the callback is then `/callback/oidc`) and `name` to `OpenID Connect`. Scope `openid profile email`.
  *
@@ -12,7 +20,7 @@ import type { OAuthConfig, OAuthUserConfig } from "./types"
  * OIDC({ id: "corp", name: "Corp SSO", issuer: "https://sso.example.com", clientId: "...", clientSecret: "..." })
  * ```
  */
-export function OIDC<P extends Profile = Profile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
+export function OIDC<P extends Profile = Profile>(options: OIDCUserConfig<P> = {}): OAuthConfig<P> {
   return {
     id: options.id ?? "oidc",
     name: options.name ?? "OpenID Connect",
@@ -28,7 +36,7 @@ export function OIDC<P extends Profile = Profile>(options: OAuthUserConfig<P> = 
       }
     },
     style: { brandColor: "#4b5563" },
-    options,
+    options: options as OAuthUserConfig<P>,
   }
 }
 

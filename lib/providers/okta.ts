@@ -19,7 +19,7 @@ export interface OktaProfile extends OidcStandardClaims {
  * ```
  */
 export function Okta<P extends OktaProfile = OktaProfile>(options: OAuthUserConfig<P> = {}): OAuthConfig<P> {
-  return oidcProvider<P>({ id: "okta", name: "Okta", brandColor: "#007dc1" }, options)
+  return oidcProvider<P>({ id: "okta", name: "Okta", brandColor: "#007dc1", checks: ["pkce", "state"] }, options)
 }
 
 export default Okta

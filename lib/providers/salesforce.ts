@@ -26,7 +26,13 @@ export function Salesforce<P extends SalesforceProfile = SalesforceProfile>(
   options: OAuthUserConfig<P> = {},
 ): OAuthConfig<P> {
   return oidcProvider<P>(
-    { id: "salesforce", name: "Salesforce", brandColor: "#00a1e0", issuer: "https://login.salesforce.com" },
+    {
+      id: "salesforce",
+      name: "Salesforce",
+      brandColor: "#00a1e0",
+      issuer: "https://login.salesforce.com",
+      checks: ["pkce", "state", "nonce"],
+    },
     options,
   )
 }

@@ -29,6 +29,7 @@ export function Slack<P extends SlackProfile = SlackProfile>(options: OAuthUserC
       name: "Slack",
       brandColor: "#4a154b",
       issuer: "https://slack.com",
+      checks: ["pkce", "nonce"],
       // The name claim only: no fallback to preferred_username.
       profile: (profile: P): User => ({ ...standardProfile(profile), name: profile.name ?? null }),
     },

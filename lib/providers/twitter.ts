@@ -30,11 +30,11 @@ export function Twitter<P extends TwitterProfile = TwitterProfile>(options: OAut
     name: "Twitter",
     type: "oauth",
     authorization: {
-      url: "https://twitter.com/i/oauth2/authorize",
+      url: "https://x.com/i/oauth2/authorize",
       params: { scope: "users.read tweet.read offline.access" },
     },
-    token: "https://api.twitter.com/2/oauth2/token",
-    userinfo: { url: "https://api.twitter.com/2/users/me", params: { "user.fields": "profile_image_url" } },
+    token: "https://api.x.com/2/oauth2/token",
+    userinfo: { url: "https://api.x.com/2/users/me", params: { "user.fields": "profile_image_url" } },
     // X rejects an authorization request without `state`.
     checks: ["pkce", "state"],
     profile({ data }: P): User {

@@ -229,6 +229,11 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
   /** Picks the token fields stored in the account. */
   account?: (tokens: TokenSet) => Partial<Account> | undefined
+  /**
+   * Gatehouse: the account id an earlier version of this provider stored (Bitbucket's `uuid` before `account_id`). An
+   * account still stored under it is moved to the current id at its next sign-in, so no user is duplicated.
+   */
+  formerAccountId?: (profile: P) => string | null | undefined
   style?: ProviderStyle
   /**
    * Allows linking this OAuth account to an existing verified user with the same email (risky: see README). Gatehouse
@@ -258,13 +263,56 @@ export interface OAuthConfig<P = Profile> extends CommonProviderOptions {
   allowInsecureUnsignedIdTokens?: boolean
   /** Allow plain-http endpoints (development only). */
   allowInsecureRequests?: boolean
+  /**
+   * Gatehouse: apply Microsoft Entra ID's issuer rules (the `microsoft-entra-id` factory sets it): the multi-tenant
+   * endpoints' templated issuer, each ID token held to the tenant its `tid` names.
+   */
+  entra?: boolean
+  /**
+   * Gatehouse, Microsoft Entra ID: the tenants that may sign in, as tenant ids (compared case-insensitively) or a
+   * function of the tenant id and the validated ID-token claims. Required in production for `common` and
+   * `organizations`; `() => true` accepts every tenant on purpose.
+   */
+  allowedTenants?: string[] | ((tid: string, claims: Record<string, unknown>) => Awaitable<boolean>)
+  /**
+   * Gatehouse: push the authorization request to the server first (PAR, RFC 9126). Unset: push when the server's
+   * metadata or the client registration requires it. `false`: never push (the server then refuses such sign-ins).
+   */
+  par?: boolean
+  /**
+   * Gatehouse: sender-constrain the provider's tokens with DPoP (RFC 9449), one key per sign-in kept with the tokens
+   * and used for every refresh. A server answering Bearer tokens is refused. Default algorithm ES256.
+   */
+  dpop?: boolean | { alg?: "ES256" | "PS256" | "EdDSA" }
+  /**
+   * Gatehouse: sign the authorization request (JAR, RFC 9101) with this private key. `lifetime` in seconds (default
+   * 60, at most 300; 60 under `fapi2`).
+   */
+  requestObject?: RequestObjectConfig
+  /** Gatehouse: the FAPI 2.0 Security Profile preset (PAR, DPoP, `private_key_jwt`, PS256/ES256/EdDSA only). */
+  securityProfile?: "fapi2"
   /** Replaces `fetch` for discovery, token and userinfo requests. */
   [customFetch]?: typeof fetch
   /** The user's overrides, merged over the provider's defaults. */
   options?: OAuthUserConfig<P>
 }
 
-/** What a user passes to a catalogue provider factory. */
+/** The private key and algorithm of signed authorization requests (JAR). */
+export interface RequestObjectConfig {
+  /** A private `CryptoKey`, a private JWK (with `d`), or `{ key, kid }`. */
+  key: CryptoKey | Record<string, unknown> | { key: CryptoKey; kid?: string }
+  /** Default: the JWK's `alg`, else the key's usual one (EC P-256: ES256, RSA: RS256, Ed25519: EdDSA). */
+  alg?: string
+  kid?: string
+  /** Seconds from `iat` to `exp`; default 60. */
+  lifetime?: number
+}
+
+/**
+ * What a user passes to a catalogue provider factory. The security preset is `securityProfile: "fapi2"`; a string
+ * `profile: "fapi2"` is accepted too at run time (the spelling of the generic `oidc` factory's options), where a
+ * function `profile` stays the profile mapping.
+ */
 export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuthConfig<P>>, "options" | "type">
 
 export type OIDCConfig<P = Profile> = OAuthConfig<P> & { type: "oidc" }

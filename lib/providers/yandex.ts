@@ -36,10 +36,10 @@ export function Yandex<P extends YandexProfile = YandexProfile>(options: OAuthUs
     name: "Yandex",
     type: "oauth",
     authorization: {
-      url: "https://oauth.yandex.com/authorize",
+      url: "https://oauth.yandex.ru/authorize",
       params: { scope: "login:info login:email login:avatar" },
     },
-    token: "https://oauth.yandex.com/token",
+    token: "https://oauth.yandex.ru/token",
     userinfo: {
       url: infoUrl,
       request: ({ tokens, fetch }) => fetchYandexUser(tokens, fetch),

@@ -146,7 +146,7 @@ export type AccountKey = Pick<AdapterAccount, "provider" | "providerAccountId">
 
 /** The token columns `updateAccountTokens` writes (`null` clears a column). */
 export type AccountTokenPatch = Partial<
-  Record<"access_token" | "refresh_token" | "token_type" | "scope" | "id_token", string | null> & {
+  Record<"access_token" | "refresh_token" | "token_type" | "scope" | "id_token" | "dpop_key", string | null> & {
     expires_at: number | null
   }
 >

@@ -44,6 +44,8 @@ export interface RoutePolicy {
   readonly rateLimits?: ReadonlyArray<{
     readonly methods: readonly Method[]
     readonly providerType?: ProviderType
+    /** Only for a provider configured to push its authorization request (`par: true` or `fapi2`). */
+    readonly pushing?: true
     readonly rules: readonly RateLimitRuleName[]
   }>
   /** `"json"`: a `RateLimited` refusal answers 429 `{"error":"RateLimited"}` even though other errors show a page. */
@@ -78,7 +80,11 @@ export const routes = {
     methods: ["GET", "POST"],
     csrf: "post",
     provider: "optional",
-    rateLimits: [{ methods: ["POST"], providerType: "email", rules: ["email-send-ip"] }],
+    rateLimits: [
+      { methods: ["POST"], providerType: "email", rules: ["email-send-ip"] },
+      { methods: ["POST"], providerType: "oauth", pushing: true, rules: ["oauth-par-ip"] },
+      { methods: ["POST"], providerType: "oidc", pushing: true, rules: ["oauth-par-ip"] },
+    ],
   },
   signout: { methods: ["GET", "POST"], csrf: "post" },
   callback: {

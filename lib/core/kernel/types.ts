@@ -218,6 +218,7 @@ export type RateLimitRuleName =
   | "two-factor"
   | "backchannel"
   | "session-update"
+  | "oauth-par-ip"
 
 /** One rule's fixed window: at most `limit` hits per `window` seconds. */
 export interface RateLimitRule {

@@ -47,6 +47,8 @@ export interface FinishSignInParams {
   isNewUser?: boolean
   /** An OIDC sign-in: what the session records for RP-initiated and back-channel logout. */
   idp?: IdpRecord
+  /** A DPoP sign-in: the private key its tokens are bound to, kept with them (never given to callbacks). */
+  dpopKey?: Record<string, unknown>
 }
 
 /**
@@ -73,7 +75,10 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
       ? {
           tokens: {
             provider: account.provider,
-            record: recordFromAccount(account, subjectOfIdToken(account.id_token)),
+            record: {
+              ...recordFromAccount(account, subjectOfIdToken(account.id_token)),
+              ...(params.dpopKey ? { dk: params.dpopKey } : {}),
+            },
           },
         }
       : {}),

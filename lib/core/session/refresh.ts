@@ -5,7 +5,14 @@
  */
 import type { AdapterAccount, AccountTokenPatch } from "../../storage/adapter"
 import { InvalidProvider, RefreshTokenError, type RefreshFailureReason } from "../../errors"
-import { RefreshGrantError, refreshGrant, subjectOfIdToken, type ResolvedOAuthProvider } from "../../oauth"
+import {
+  dpopAccess,
+  RefreshGrantError,
+  refreshGrant,
+  subjectOfIdToken,
+  type DPoPAccess,
+  type ResolvedOAuthProvider,
+} from "../../oauth"
 import type { OAuthUserStore, ResolvedConfig } from "../kernel/config/types"
 import { clearSessionCookie } from "../kernel/cookies/session-store"
 import { idpOfToken } from "./idp"
@@ -13,6 +20,7 @@ import { writeJwtSession } from "./jwt"
 import { currentPrincipal, forgetPrincipal } from "./principal"
 import {
   accountPointerKey,
+  dpopKeyFromRest,
   refreshErrorKey,
   seal,
   sha256,
@@ -38,12 +46,16 @@ export const REFRESH_POLL_INTERVAL = 100
 /** How long a refresh that failed transiently is not retried for the same refresh token, in ms. */
 export const REFRESH_BACKOFF = 5_000
 
-/** What `getAccessToken()` resolves to. `expiresAt` is in seconds since the epoch. */
+/**
+ * What `getAccessToken()` resolves to. `expiresAt` is in seconds since the epoch. For a DPoP provider `tokenType` is
+ * `"DPoP"` and `dpop` proves possession of the key the token is bound to (absent for other providers).
+ */
 export interface AccessTokenResult {
   accessToken: string
   expiresAt?: number
   scope?: string
   tokenType: string
+  dpop?: DPoPAccess
 }
 
 /** Options of `getAccessToken()`. */
@@ -90,16 +102,19 @@ function refreshProvider(config: ResolvedConfig, id: string): ResolvedOAuthProvi
   return provider
 }
 
-function fail(reason: RefreshFailureReason, provider: string): RefreshTokenError {
-  return new RefreshTokenError("The access token could not be refreshed", { cause: { reason, provider } })
+function fail(reason: RefreshFailureReason, provider: string, code?: string): RefreshTokenError {
+  return new RefreshTokenError("The access token could not be refreshed", {
+    cause: { reason, provider, ...(code ? { code } : {}) },
+  })
 }
 
-function answer(record: TokenRecord): AccessTokenResult {
+async function answer(record: TokenRecord): Promise<AccessTokenResult> {
   return {
     accessToken: record.at as string,
     ...(record.exp !== undefined ? { expiresAt: record.exp } : {}),
     ...(record.scope !== undefined ? { scope: record.scope } : {}),
-    tokenType: record.tt ?? "bearer",
+    tokenType: record.dk ? "DPoP" : (record.tt ?? "bearer"),
+    ...(record.dk ? { dpop: await dpopAccess(record.dk, record.at as string) } : {}),
   }
 }
 
@@ -109,9 +124,10 @@ function usable(record: TokenRecord): boolean {
 }
 
 async function recordOfAccount(config: ResolvedConfig, account: AdapterAccount): Promise<TokenRecord> {
-  const [at, rt] = await Promise.all([
+  const [at, rt, dk] = await Promise.all([
     tokenFromRest(config.secret, account.access_token),
     tokenFromRest(config.secret, account.refresh_token),
+    dpopKeyFromRest(config.secret, account.dpop_key),
   ])
   const subject = subjectOfIdToken(account.id_token)
   const record: TokenRecord = {
@@ -121,6 +137,7 @@ async function recordOfAccount(config: ResolvedConfig, account: AdapterAccount):
     scope: account.scope ?? undefined,
     tt: account.token_type ?? undefined,
     ...subject,
+    ...(dk ? { dk } : {}),
   }
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined && v !== null)) as TokenRecord
 }
@@ -180,6 +197,11 @@ export async function getAccessToken(
     config.session.strategy === "jwt" ? await loadJwt(ctx, providerId) : await loadDatabase(ctx, providerId)
   if (!loaded) return null
   const { provider, record } = loaded
+  if (loaded.db?.account.dpop_key && !record.dk) {
+    // The key the tokens are bound to cannot be read (another secret, a damaged row): they are useless, so cleared.
+    await clearAfterInvalidGrant(ctx, loaded).catch((error: unknown) => config.logger.error(error as Error))
+    throw fail("no_refresh_token", provider.id, "dpop_key_unreadable")
+  }
   const window = provider.refresh?.window ?? 60
   if (
     !options.force &&
@@ -211,6 +233,7 @@ export async function getAccessToken(
     next = await pending
   } catch (error) {
     const reason = error instanceof RefreshGrantError ? error.reason : "transient"
+    const code = error instanceof RefreshGrantError ? error.code : undefined
     if (!(error instanceof RefreshGrantError)) config.logger.error(error as Error)
     if (reason === "transient") {
       if (state.backoff.size >= MAX_BACKOFF_ENTRIES) {
@@ -231,7 +254,7 @@ export async function getAccessToken(
       clearSessionCookie(ctx.jar, door.cookie.present, ctx.cookies.sessionToken.options)
       forgetPrincipal(ctx)
     }
-    throw fail(reason, provider.id)
+    throw fail(reason, provider.id, code)
   }
   if (loaded.jwt) {
     await writeJwtSession(ctx, withTokenRecord(loaded.jwt.payload, provider.id, next), loaded.jwt.present)
@@ -276,7 +299,7 @@ async function flight(ctx: SessionContext, loaded: Loaded, key: string): Promise
   const startedAt = nowSeconds()
   let tokens
   try {
-    tokens = await refreshGrant(provider, record.rt as string, { sub: record.sub, azp: record.azp })
+    tokens = await refreshGrant(provider, record.rt as string, { sub: record.sub, azp: record.azp }, record.dk)
   } catch (error) {
     if (error instanceof RefreshGrantError && error.reason !== "transient") {
       if (error.reason === "invalid_grant") {
@@ -301,6 +324,7 @@ async function flight(ctx: SessionContext, loaded: Loaded, key: string): Promise
       tt: typeof tokens.token_type === "string" ? tokens.token_type.toLowerCase() : record.tt,
       sub: record.sub,
       azp: record.azp,
+      dk: record.dk,
     }).filter(([, v]) => v !== undefined),
   ) as TokenRecord
 

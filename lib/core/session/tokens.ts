@@ -18,10 +18,12 @@ export interface TokenRecord {
   /** `sub` and `azp` of the sign-in's ID token, for the continuity checks of a refreshed one. */
   sub?: string
   azp?: string
+  /** The sign-in's DPoP private key (JWK) the tokens are bound to; inside the encrypted cookie only. */
+  dk?: Record<string, unknown>
 }
 
 /** Purpose strings of the derived keys. */
-export type SealPurpose = "gatehouse.token-at-rest" | "gatehouse.rt-grace"
+export type SealPurpose = "gatehouse.token-at-rest" | "gatehouse.rt-grace" | "gatehouse.dpop-key"
 
 /** Prefix of an encrypted token column. */
 export const AT_REST_PREFIX = "gh1."
@@ -79,6 +81,29 @@ export async function tokenFromRest(secrets: readonly string[], value: unknown):
   if (typeof value !== "string" || value === "") return undefined
   if (!value.startsWith(AT_REST_PREFIX)) return value
   return (await unseal(secrets, "gatehouse.token-at-rest", value.slice(AT_REST_PREFIX.length))) ?? undefined
+}
+
+/** A DPoP private key as an account row stores it: always sealed (`gh1.`), whatever `encryptAtRest` says. */
+export async function dpopKeyAtRest(secrets: readonly string[], jwk: Record<string, unknown>): Promise<string> {
+  return AT_REST_PREFIX + (await seal(secrets, "gatehouse.dpop-key", JSON.stringify(jwk)))
+}
+
+/** A stored DPoP key read back (any secret); `null` when it does not open or parse, `undefined` when there is none. */
+export async function dpopKeyFromRest(
+  secrets: readonly string[],
+  value: unknown,
+): Promise<Record<string, unknown> | null | undefined> {
+  if (value === undefined || value === null || value === "") return undefined
+  if (typeof value !== "string" || !value.startsWith(AT_REST_PREFIX)) return null
+  const opened = await unseal(secrets, "gatehouse.dpop-key", value.slice(AT_REST_PREFIX.length))
+  try {
+    const jwk = opened === null ? null : (JSON.parse(opened) as unknown)
+    return jwk && typeof jwk === "object" && typeof (jwk as { d?: unknown }).d === "string"
+      ? (jwk as Record<string, unknown>)
+      : null
+  } catch {
+    return null
+  }
 }
 
 /**

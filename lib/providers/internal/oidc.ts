@@ -29,8 +29,9 @@ export interface OidcStandardClaims extends OidcClaims {
 }
 
 /**
- * The usual mapping of ID-token claims to a user: `sub`, then `name` (falling back to `preferred_username`), `email`
- * and `picture`, absent ones as `null`. A provider that names its users differently spreads this and overrides `name`.
+ * The usual mapping of ID-token claims to a user: `sub`, then `name` (falling back to `nickname`, then
+ * `preferred_username`, as Auth.js does), `email` and `picture`, absent ones as `null`. A provider that names its
+ * users differently spreads this and overrides `name`.
  *
  * @example
  * ```ts
@@ -41,7 +42,7 @@ export interface OidcStandardClaims extends OidcClaims {
 export function standardProfile(profile: OidcClaims): User {
   return {
     id: profile.sub,
-    name: profile.name ?? profile.preferred_username ?? null,
+    name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
     email: profile.email ?? null,
     image: profile.picture ?? null,
   }
@@ -55,6 +56,8 @@ export type OidcProviderDefaults<P extends OidcClaims> = Omit<
   id: string
   name: string
   brandColor: string
+  /** Button text colour, when the brand guidelines name one. */
+  text?: string
   /** Maps the claims to the user; {@link standardProfile} when left out. */
   profile?: (profile: P) => User
 }
@@ -74,7 +77,7 @@ export function oidcProvider<P extends OidcClaims>(
   defaults: OidcProviderDefaults<P>,
   options: OAuthUserConfig<P>,
 ): OAuthConfig<P> {
-  const { id, name, brandColor, profile: toUser = standardProfile, ...rest } = defaults
+  const { id, name, brandColor, text, profile: toUser = standardProfile, ...rest } = defaults
   return {
     id,
     name,
@@ -85,7 +88,7 @@ export function oidcProvider<P extends OidcClaims>(
     profile(profile: P): User {
       return toUser(profile)
     },
-    style: { brandColor },
+    style: text ? { brandColor, text } : { brandColor },
     options,
   }
 }

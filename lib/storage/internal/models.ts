@@ -20,6 +20,7 @@ export const ACCOUNT_FIELDS = [
   "scope",
   "id_token",
   "session_state",
+  "dpop_key",
 ] as const
 
 /**

@@ -35,6 +35,8 @@ export interface AccountRow {
   scope: string | null
   id_token: string | null
   session_state: string | null
+  /** Absent from a database that `migrate()` has not upgraded yet. */
+  dpop_key?: string | null
   extra: unknown
 }
 
@@ -98,6 +100,7 @@ export function accountFromRow(row: AccountRow): AdapterAccount {
     scope: row.scope,
     id_token: row.id_token,
     session_state: row.session_state,
+    dpop_key: row.dpop_key,
   })
   return {
     ...parseExtra(row.extra),
@@ -231,6 +234,7 @@ export function accountValues(account: AdapterAccount): { params: unknown[] } {
       fields.scope ?? null,
       fields.id_token ?? null,
       fields.session_state ?? null,
+      fields.dpop_key ?? null,
       JSON.stringify(extra),
     ],
   }
@@ -239,7 +243,7 @@ export function accountValues(account: AdapterAccount): { params: unknown[] } {
 /** The columns of an account insert, in the order of {@link accountValues}' `params`. */
 export const ACCOUNT_INSERT_COLUMNS =
   "user_id, type, provider, provider_account_id, access_token, refresh_token, expires_at, token_type, scope, " +
-  "id_token, session_state, extra"
+  "id_token, session_state, dpop_key, extra"
 
 /** Maps a user field to its column; `undefined` for fields kept in the extra bag. */
 export const USER_COLUMNS: Readonly<Record<string, string>> = {
@@ -264,7 +268,15 @@ export function userPatch(patch: Partial<AdapterUser>): {
 }
 
 /** The token columns `updateAccountTokens` may write, in a fixed order. */
-export const TOKEN_COLUMNS = ["access_token", "refresh_token", "expires_at", "token_type", "scope", "id_token"] as const
+export const TOKEN_COLUMNS = [
+  "access_token",
+  "refresh_token",
+  "expires_at",
+  "token_type",
+  "scope",
+  "id_token",
+  "dpop_key",
+] as const
 
 /**
  * The SET list and values of a token update: only the columns the patch names (`null` clears), with `?`-style or

@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS accounts (
   PRIMARY KEY (provider, provider_account_id)
 );
 CREATE INDEX IF NOT EXISTS accounts_user_id ON accounts (user_id);
+-- Added for DPoP: the sealed private key (gh1.) the account's tokens are bound to.
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS dpop_key text;
 
 CREATE TABLE IF NOT EXISTS sessions (
   session_token text PRIMARY KEY,

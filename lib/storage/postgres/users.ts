@@ -78,7 +78,7 @@ export function userMethods(db: Queryable, s: string): UserAdapter & AccountToke
       try {
         const row = await one<AccountRow>(
           `INSERT INTO ${s}.accounts (${ACCOUNT_INSERT_COLUMNS})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb) RETURNING *`,
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb) RETURNING *`,
           params,
         )
         return accountFromRow(row as AccountRow)

@@ -77,6 +77,8 @@ CREATE INDEX IF NOT EXISTS authenticators_user_id ON authenticators (user_id);
 
 /** Columns added after the first release, per table: a database created earlier gets them on open. */
 const ADDED_COLUMNS: Record<string, Array<[column: string, type: string]>> = {
+  // The sealed DPoP private key (gh1.) the account's tokens are bound to.
+  accounts: [["dpop_key", "TEXT"]],
   sessions: [
     ["created_at", "INTEGER"],
     ["last_active_at", "INTEGER"],

@@ -30,7 +30,7 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
     deleteSessionsOf: db.prepare("DELETE FROM sessions WHERE user_id = ?"),
     deleteAuthenticatorsOf: db.prepare("DELETE FROM authenticators WHERE user_id = ?"),
     insertAccount: db.prepare(
-      `INSERT INTO accounts (${ACCOUNT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO accounts (${ACCOUNT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
     deleteAccount: db.prepare("DELETE FROM accounts WHERE provider = ? AND provider_account_id = ? RETURNING *"),
     account: db.prepare("SELECT * FROM accounts WHERE provider = ? AND provider_account_id = ?"),

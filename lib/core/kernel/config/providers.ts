@@ -1,6 +1,6 @@
 /** Materialises the configured providers: factory call, user options merged over defaults, env, per-type checks. */
 import { InvalidConfig, MissingAuthorize } from "../../../errors"
-import { normalizeOAuthProvider, type ResolvedOAuthProvider } from "../../../oauth"
+import { liftSecurityProfile, normalizeOAuthProvider, type ResolvedOAuthProvider } from "../../../oauth"
 import type { CredentialsConfig, EmailConfig, ProviderConfig } from "../../../providers/types"
 import { deepMerge } from "./merge"
 import { applyProviderEnv, providerEnvPrefix, type Env } from "./env"
@@ -60,6 +60,28 @@ function assertClient(provider: ProviderConfig & { type: "oauth" | "oidc" }): vo
 }
 
 /**
+ * Refuses DPoP providers with database sessions on an adapter that cannot write a key with its tokens in one statement
+ * (no `updateAccountTokens`, e.g. an Auth.js adapter): the key would be lost or stored apart from what it binds.
+ *
+ * @throws InvalidConfig `dpop_adapter_unsupported`.
+ */
+export function assertDpopStorage(
+  providers: readonly InternalProvider[],
+  adapter: object | undefined,
+  strategy: "jwt" | "database",
+): void {
+  const writesTokens =
+    adapter !== undefined && "updateAccountTokens" in adapter && typeof adapter.updateAccountTokens === "function"
+  if (strategy !== "database" || writesTokens) return
+  const dpop = providers.find((p) => "security" in p && p.security.dpop !== undefined)
+  if (!dpop) return
+  throw new InvalidConfig(
+    `The "${dpop.id}" provider uses DPoP, which with database sessions needs an adapter with updateAccountTokens.`,
+    { code: "dpop_adapter_unsupported", cause: { provider: dpop.id } },
+  )
+}
+
+/**
  * Resolves every provider of the config.
  *
  * @example
@@ -74,6 +96,8 @@ export function resolveProviders(
     redirectProxyUrl?: string
     redirectProxyAllowedOrigins?: readonly string[]
     httpTimeout?: number
+    /** Engine options of every OAuth/OIDC provider (production rules, construction warnings). */
+    oauth?: Pick<Parameters<typeof normalizeOAuthProvider>[1], "production" | "logger">
   },
 ): InternalProvider[] {
   const seen = new Set<string>()
@@ -81,7 +105,8 @@ export function resolveProviders(
     assertIsProvider(input, index)
     const provider = typeof input === "function" ? (input as () => ProviderConfig)() : input
     const { options: userOptions, ...defaults } = provider as ProviderConfig & { options?: unknown }
-    const merged = applyProviderEnv(deepMerge(defaults as ProviderConfig, userOptions), options.env)
+    const overrides = liftSecurityProfile(userOptions, String((defaults as { id?: unknown }).id))
+    const merged = applyProviderEnv(deepMerge(defaults as ProviderConfig, overrides), options.env)
     if (typeof merged.id !== "string" || !providerId.test(merged.id)) {
       throw new InvalidConfig("Invalid provider id", { cause: { id: merged.id } })
     }
@@ -95,6 +120,7 @@ export function resolveProviders(
           redirectProxyUrl: options.redirectProxyUrl,
           redirectProxyAllowedOrigins: options.redirectProxyAllowedOrigins,
           httpTimeout: options.httpTimeout,
+          ...options.oauth,
         })
       case "credentials":
         if (typeof merged.authorize !== "function") {

@@ -10,8 +10,8 @@ import type { AuthConfig, JWTOptions, SessionOptions } from "../types"
 import { DEFAULT_ADAPTER_TIMEOUT, wrapAdapter } from "./adapter"
 import { defaultCallbacks } from "./callbacks"
 import { wrapEvents } from "./events"
-import { permittedEnv, setEnvDefaults, type Env } from "./env"
-import { assertIsProvider, resolveProviders } from "./providers"
+import { isProduction, permittedEnv, setEnvDefaults, type Env } from "./env"
+import { assertDpopStorage, assertIsProvider, resolveProviders } from "./providers"
 import { DEFAULT_HTTP_TIMEOUT } from "../../../oauth/fetch"
 import { adapterStores } from "./stores"
 import { assertEmailProviders, assertSettings } from "./validate"
@@ -91,8 +91,10 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     redirectProxyUrl: config.redirectProxyUrl,
     redirectProxyAllowedOrigins: config.redirectProxyAllowedOrigins,
     httpTimeout,
+    oauth: { production: isProduction(env), logger },
   })
 
+  assertDpopStorage(providers, userAdapter, strategy)
   const sessionMaxAge = config.session?.maxAge ?? THIRTY_DAYS
   const storeIpOption = (value: unknown): boolean | "truncate" => {
     if (value === undefined || value === false) return false

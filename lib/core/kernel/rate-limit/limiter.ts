@@ -23,6 +23,8 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     "two-factor": { limit: 10, window: 60, by: "ip" },
     backchannel: { limit: 60, window: 60, by: "ip" },
     "session-update": { limit: 30, window: 60, by: "session" },
+    // Each start of a pushing provider costs an authenticated request to the provider (amplification).
+    "oauth-par-ip": { limit: 20, window: 60, by: "ip" },
   })
 
 /**

@@ -13,7 +13,7 @@ import type { AuthResult } from "../../kernel/response"
 import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
 import { linkOrRegister } from "./link-account"
 import type { AccountTokenPatch, AdapterAccount } from "../../../storage/adapter"
-import { accountPointerKey, tokenAtRest } from "../../session/tokens"
+import { accountPointerKey, dpopKeyAtRest, tokenAtRest } from "../../session/tokens"
 import type { Account } from "../../kernel/types"
 
 /** Pauses before each further lookup: an adapter without transactions links the winner's account just after its user. */
@@ -60,19 +60,22 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
   if (result.kind === "proxy") return { redirect: result.redirect }
   const { user: userFromProvider, account, profile, idp } = result
   const adapter = ctx.config.stores.oauth
+  const dpopKey = result.dpop?.jwk
 
   if (!adapter) {
     const redirect = await runSignInCallback(ctx, { user: userFromProvider, account, profile })
     if (redirect) return { redirect }
-    return finishSignIn(ctx, { user: userFromProvider, account, profile, idp })
+    return finishSignIn(ctx, { user: userFromProvider, account, profile, idp, ...(dpopKey ? { dpopKey } : {}) })
   }
 
   const accountKey = { provider: account.provider, providerAccountId: account.providerAccountId }
-  const userByAccount = await adapter.getUserByAccount(accountKey)
+  const userByAccount =
+    (await adapter.getUserByAccount(accountKey)) ??
+    (result.formerProviderAccountId ? await rekeyFormerAccount(ctx, account, result.formerProviderAccountId) : null)
   const redirect = await runSignInCallback(ctx, { user: userByAccount ?? userFromProvider, account, profile })
   if (redirect) return { redirect }
-  // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns.
-  const stored = await accountAtRest(ctx, account)
+  // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns; a DPoP key is sealed in any case.
+  const stored = await accountAtRest(ctx, account, dpopKey)
   let byAccount = userByAccount
   let linked
   try {
@@ -92,13 +95,34 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
   }
   const { user, isNewUser } = linked
   if (provider.refresh) await keepRefreshTokens(ctx, provider, user.id, stored, byAccount !== null)
-  return finishSignIn(ctx, { user, account, profile, isNewUser, idp })
+  return finishSignIn(ctx, { user, account, profile, isNewUser, idp, ...(dpopKey ? { dpopKey } : {}) })
 }
 
-async function accountAtRest(ctx: RequestContext, account: Account): Promise<Account> {
+/**
+ * An account an earlier version of the provider stored under another id (Bitbucket's `uuid`): moved to today's id
+ * (unlink, then link the same row under the new key), and its user returned. `null` when there is none.
+ */
+async function rekeyFormerAccount(ctx: RequestContext, account: Account, formerId: string) {
+  const adapter = ctx.config.stores.oauth
+  if (!adapter?.getAccount || !adapter.unlinkAccount) return null
+  const former = { provider: account.provider, providerAccountId: formerId }
+  const stored = await adapter.getAccount(formerId, account.provider)
+  if (!stored) return null
+  await adapter.unlinkAccount(former)
+  await adapter.linkAccount({ ...stored, providerAccountId: account.providerAccountId })
+  ctx.logger.debug("account re-keyed", { provider: account.provider })
+  return adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+}
+
+async function accountAtRest(
+  ctx: RequestContext,
+  account: Account,
+  dpopKey: Record<string, unknown> | undefined,
+): Promise<Account> {
   const { config } = ctx
-  if (!config.tokens.encryptAtRest) return account
-  const out: Account = { ...account }
+  const sealedKey = dpopKey ? { dpop_key: await dpopKeyAtRest(config.secret, dpopKey) } : {}
+  if (!config.tokens.encryptAtRest) return { ...account, ...sealedKey }
+  const out: Account = { ...account, ...sealedKey }
   for (const column of ["access_token", "refresh_token"] as const) {
     const value = account[column]
     if (typeof value === "string" && value !== "") out[column] = await tokenAtRest(config.secret, value, true)
@@ -134,6 +158,8 @@ async function keepRefreshTokens(
     scope: str(picked.scope),
     token_type: str(picked.token_type),
     id_token: str(picked.id_token),
+    // A new sign-in replaces the key its tokens are bound to (or clears the one of an earlier DPoP sign-in).
+    dpop_key: str(account.dpop_key),
   }
   const key = { provider: account.provider, providerAccountId: account.providerAccountId }
   if (adapter.updateAccountTokens) await adapter.updateAccountTokens(key, patch)

@@ -11,8 +11,13 @@ import { sessionContext } from "../../session/context"
 
 function storedAccount(provider: ResolvedOAuthProvider, account: Account, userId: string): AdapterAccount {
   const picked = provider.account ? (provider.account(account) ?? {}) : {}
+  // A DPoP sign-in's sealed key (and its public thumbprint) goes with the tokens, whatever `account()` picks.
+  const dpop = Object.fromEntries(
+    (["dpop_key", "dpop_jkt"] as const).filter((k) => typeof account[k] === "string").map((k) => [k, account[k]]),
+  )
   return {
     ...picked,
+    ...dpop,
     providerAccountId: account.providerAccountId,
     provider: account.provider,
     type: account.type as AdapterAccount["type"],
