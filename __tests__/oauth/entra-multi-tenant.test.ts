@@ -2,7 +2,7 @@
 // issuer, each ID token held to the tenant its `tid` names, and `allowedTenants`.
 import { exportJWK, generateKeyPair, SignJWT } from "jose"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
-import { normalizeOAuthProvider, verifyLogoutToken } from "../../lib/oauth"
+import { LogoutTokenError, normalizeOAuthProvider, verifyLogoutToken } from "../../lib/oauth"
 import { customFetch } from "../../lib/symbols"
 import { InvalidConfig } from "../../lib/errors"
 import MicrosoftEntraID, { type MicrosoftEntraIDUserConfig } from "../../lib/providers/microsoft-entra-id"
@@ -265,5 +265,19 @@ describe("Entra back-channel logout tokens", () => {
     await expect(verifyLogoutToken(provider, await token({ iss: `${AUTHORITY}/{tenantid}/v2.0` }))).rejects.toThrow(
       "unexpected iss",
     )
+  })
+
+  test("a bad signature is one coded refusal: the message names the check, the library's code stays in the cause", async () => {
+    const { provider, token } = await setup()
+    const good = await token({ iss: `${AUTHORITY}/${TENANT_A}/v2.0`, tid: TENANT_A })
+    const [header, payload, signature] = good.split(".") as [string, string, string]
+    const flipped = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith("A") ? "BB" : "AA"}`
+    const error = await verifyLogoutToken(provider, flipped).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(LogoutTokenError)
+    expect((error as Error).message).toBe("invalid signature")
+    expect((error as Error).cause).toMatchObject({
+      type: "OAuthProtocolError",
+      cause: { code: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED", provider: provider.id },
+    })
   })
 })

@@ -240,6 +240,12 @@ describe("D7: a hanging token endpoint", () => {
     const { error } = await accessToken(quick, browser)
     expect(performance.now() - started).toBeLessThan(1_500)
     expect((error as RefreshTokenError).cause?.reason).toBe("transient")
+    // The provider's failure comes through the engine's wrapper: one coded error, the network's code kept.
+    expect((error as RefreshTokenError).cause?.err).toMatchObject({
+      type: "OAuthProtocolError",
+      code: "oauth_unavailable",
+      cause: { code: "TimeoutError", provider: expect.any(String) },
+    })
     expect(await account()).toEqual(before)
     expect(rop.tap.calls).toBe(1)
     // Within 5 s: the endpoint is not called again.

@@ -8,6 +8,7 @@ export { stableUserId } from "./profile"
 export { CHECK_MAX_AGE, STATE_SALT } from "./checks"
 export type { CheckCookie, OAuthFlowContext, OAuthSignInResult, ResolvedCheck, ResolvedOAuthProvider } from "./types"
 export { endSessionEndpointOf, verifyLogoutToken, LogoutTokenError, type LogoutClaims } from "./logout"
+export { engineError } from "./engine-error"
 export type { IdpRecord, ResolvedOidcLogout } from "./types"
 export {
   refreshGrant,

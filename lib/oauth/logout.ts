@@ -1,8 +1,9 @@
 /** OpenID Connect logout on the OP side of the wire: the end-session endpoint and back-channel logout tokens. */
-import { compactVerify, decodeProtectedHeader, errors } from "jose"
+import { compactVerify, decodeProtectedHeader } from "jose"
 import { tenantAllowed, tenantIssuer } from "./entra"
 import { allowedAlgorithms, keySetFor } from "./id-token"
 import { resolveServer } from "./server"
+import { engineError } from "./engine-error"
 import type { ResolvedOAuthProvider } from "./types"
 
 /** The event member a logout token must carry (Back-Channel Logout 1.0 §2.4). */
@@ -93,8 +94,8 @@ export async function verifyLogoutToken(provider: ResolvedOAuthProvider, token: 
     }
   } catch (error) {
     if (error instanceof LogoutTokenError) throw error
-    const code = error instanceof errors.JOSEError ? error.code : "verification error"
-    throw new LogoutTokenError(`invalid signature (${code})`)
+    // The library's code stays in the cause (`cause.cause.code`), never in the message the OP is answered with.
+    throw new LogoutTokenError("invalid signature", { cause: engineError(provider, error) })
   }
   let claims: Record<string, unknown>
   try {

@@ -4,6 +4,8 @@
  * (OIDC Core 12.2, RT-01). Failures are classified so the caller knows what to clear.
  */
 import * as oauth from "oauth4webapi"
+import type { AuthError } from "../errors"
+import { engineError } from "./engine-error"
 import { decodeJwt, type JWK } from "jose"
 import type { TokenSet } from "../models"
 import { dpopKeyFromJwk, withNonceRetry, type DPoPKey } from "./dpop"
@@ -24,8 +26,10 @@ export class RefreshGrantError extends Error {
     readonly status?: number,
     /** A finer code for the caller's `cause.code` (`dpop_not_bound`, `dpop_nonce_failed`). */
     readonly code?: string,
+    /** The library's failure, coded by `engineError` (its own code in `cause.code`). */
+    engine?: AuthError,
   ) {
-    super(`Refresh failed: ${detail}`)
+    super(`Refresh failed: ${detail}`, engine ? { cause: engine } : undefined)
     this.name = "RefreshGrantError"
   }
 }
@@ -80,7 +84,14 @@ export async function refreshGrant(
     // The sign-in's own key: the new access token stays bound to the same thumbprint.
     dpop = dpopKey ? await dpopKeyFromJwk(dpopKey as JWK, provider) : undefined
   } catch (error) {
-    throw new RefreshGrantError("transient", error instanceof Error ? error.name : "request failed")
+    const engine = engineError(provider, error)
+    throw new RefreshGrantError(
+      "transient",
+      error instanceof Error ? error.name : "request failed",
+      undefined,
+      undefined,
+      engine,
+    )
   }
   const attempt = async (): Promise<oauth.TokenEndpointResponse> => {
     let response: Response
@@ -96,7 +107,14 @@ export async function refreshGrant(
         },
       )
     } catch (error) {
-      throw new RefreshGrantError("transient", error instanceof Error ? error.name : "request failed")
+      const engine = engineError(provider, error)
+      throw new RefreshGrantError(
+        "transient",
+        error instanceof Error ? error.name : "request failed",
+        undefined,
+        undefined,
+        engine,
+      )
     }
     if (provider.token.conform) response = (await provider.token.conform(response)) ?? response
     if (provider.type === "oauth") response = await withoutIdToken(response)
@@ -113,16 +131,19 @@ export async function refreshGrant(
     } catch (error) {
       // Kept as is for one retry with the nonce the DPoP handle has just cached.
       if (dpop && oauth.isDPoPNonceError(error)) throw error
+      const engine = engineError(provider, error)
       if (error instanceof oauth.ResponseBodyError) {
         const code = error.error
-        if (code === "invalid_grant" || code === "invalid_token") throw new RefreshGrantError("invalid_grant", code)
-        throw new RefreshGrantError("transient", code, error.status)
+        if (code === "invalid_grant" || code === "invalid_token") {
+          throw new RefreshGrantError("invalid_grant", code, undefined, undefined, engine)
+        }
+        throw new RefreshGrantError("transient", code, error.status, undefined, engine)
       }
       // oauth4webapi validated a returned ID token (iss, aud, exp, iat): a failure there is a mismatch.
       if (error instanceof oauth.OperationProcessingError && /id_token|"iss"|"aud"|"sub"|"azp"/i.test(error.message)) {
-        throw new RefreshGrantError("id_token_mismatch", "ID token claims")
+        throw new RefreshGrantError("id_token_mismatch", "ID token claims", undefined, undefined, engine)
       }
-      throw new RefreshGrantError("transient", "unexpected response", response.status)
+      throw new RefreshGrantError("transient", "unexpected response", response.status, undefined, engine)
     }
   }
   let result: oauth.TokenEndpointResponse
@@ -130,7 +151,7 @@ export async function refreshGrant(
     result = dpop ? await withNonceRetry(attempt, provider) : await attempt()
   } catch (error) {
     if (error instanceof RefreshGrantError) throw error
-    throw new RefreshGrantError("transient", "dpop nonce", undefined, "dpop_nonce_failed")
+    throw new RefreshGrantError("transient", "dpop nonce", undefined, "dpop_nonce_failed", engineError(provider, error))
   }
   if (dpop && !(typeof result.token_type === "string" && result.token_type.toLowerCase() === "dpop")) {
     // A refresh may not downgrade the binding to a Bearer token: the stored tokens stay as they were.

@@ -5,7 +5,13 @@
  * failed.
  */
 import type { AdapterSession } from "../../../storage/adapter"
-import { LogoutTokenError, verifyLogoutToken, type LogoutClaims, type ResolvedOAuthProvider } from "../../../oauth"
+import {
+  engineError,
+  LogoutTokenError,
+  verifyLogoutToken,
+  type LogoutClaims,
+  type ResolvedOAuthProvider,
+} from "../../../oauth"
 import { need, store } from "../../kernel/config/stores"
 import type { RequestContext } from "../../kernel/context"
 import type { AuthResult } from "../../kernel/response"
@@ -67,10 +73,16 @@ export async function backchannelLogoutAction(ctx: RequestContext): Promise<Auth
     claims = await verifyLogoutToken(provider, token)
   } catch (error) {
     if (error instanceof LogoutTokenError) {
-      ctx.logger.debug("back-channel logout token refused", { provider: provider.id, reason: error.message })
+      const code = ((error.cause as { cause?: { code?: unknown } } | undefined)?.cause?.code as string) ?? undefined
+      ctx.logger.debug("back-channel logout token refused", {
+        provider: provider.id,
+        reason: error.message,
+        ...(code ? { code } : {}),
+      })
       return invalid(error.message)
     }
-    ctx.logger.error(error as Error)
+    // The provider's metadata or keys could not be had: one coded error, the library's code in `cause.code`.
+    ctx.logger.error(engineError(provider, error))
     return applicationError
   }
   try {

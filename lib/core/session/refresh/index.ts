@@ -54,9 +54,10 @@ export function createRefreshState(): RefreshState {
   return { inflight: new Map(), backoff: new Map() }
 }
 
-function fail(reason: RefreshFailureReason, provider: string, code?: string): RefreshTokenError {
+/** The caller's error: the reason, a finer code when there is one, and the provider's coded failure as `err`. */
+function fail(reason: RefreshFailureReason, provider: string, code?: string, err?: Error): RefreshTokenError {
   return new RefreshTokenError("The access token could not be refreshed", {
-    cause: { reason, provider, ...(code ? { code } : {}) },
+    cause: { reason, provider, ...(code ? { code } : {}), ...(err ? { err } : {}) },
   })
 }
 
@@ -154,7 +155,12 @@ export async function getAccessToken(
       clearSessionCookie(ctx.jar, door.cookie.present, ctx.cookies.sessionToken.options)
       forgetPrincipal(ctx)
     }
-    throw fail(reason, provider.id, code)
+    throw fail(
+      reason,
+      provider.id,
+      code,
+      error instanceof RefreshGrantError ? (error.cause as Error | undefined) : undefined,
+    )
   }
   if (loaded.jwt) {
     await writeJwtSession(ctx, withTokenRecord(loaded.jwt.payload, provider.id, next), loaded.jwt.present)
