@@ -59,7 +59,9 @@ export function runCli(args: readonly string[], io: CliIO): number {
     }
     if (flag[2] === undefined) i++
     if (flag[1] === "env-file") {
-      io.err("--env-file is now --write: Node 20 takes --env-file as its own option when the command runs through npx.\n")
+      io.err(
+        "--env-file is now --write: Node 20 takes --env-file as its own option when the command runs through npx.\n",
+      )
     }
     envFile = value
   }
