@@ -7,6 +7,7 @@ import type { Request, Response as ExpressResponse } from "express"
 import type { Session } from "../core"
 import { wantsJson, type AccessVerdict, type Gatehouse } from "../core/pipeline/gatehouse"
 import { sendWebResponse } from "./convert"
+import { warnUnreadIsAuthenticated } from "./origin-warnings"
 import { ExpressPort } from "./port"
 import type { GateOptions } from "./types"
 
@@ -21,7 +22,10 @@ export type { GateOptions }
 const READ_SESSION = Symbol.for("gatehouse-auth.session")
 
 function isAuthenticated(this: object): boolean {
-  return Boolean((this as { [READ_SESSION]?: Session | null })[READ_SESSION])
+  const read = (this as { [READ_SESSION]?: Session | null })[READ_SESSION]
+  // `null` is a read that found no session; `undefined`, no read at all (a development warning says why it is false).
+  if (read === undefined) warnUnreadIsAuthenticated()
+  return Boolean(read)
 }
 
 // The types promise `req.isAuthenticated()` on every request: it answers `false` until Gatehouse has read a session.
