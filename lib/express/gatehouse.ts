@@ -110,7 +110,15 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     ) as T.GatehouseSignOut,
     unstable_update: update,
     updateSession: update,
-    requireAuth: (options = {}) => guarded({ ...options, requireSession: true }, (_req, _res, next) => next()),
+    requireAuth: ((...args: unknown[]) => {
+      // `requireAuth(options?)`, `requireAuth(handler)` or `requireAuth(options, handler)`.
+      const handler = typeof args[args.length - 1] === "function" ? (args.pop() as T.SignedInHandler) : undefined
+      const options = (args[0] ?? {}) as Omit<T.GateOptions, "requireSession">
+      return guarded(
+        { ...options, requireSession: true },
+        handler ? (req, res, next) => handler(req as T.SignedInRequest, res, next) : (_req, _res, next) => next(),
+      )
+    }) as T.GatehouseInstance["requireAuth"],
     listAuthenticators: (req) => core.listAuthenticators(port(req)),
     renameAuthenticator: (req, res, id, name) => core.renameAuthenticator(port(req, res), id, name),
     deleteAuthenticator: (req, res, id) => core.deleteAuthenticator(port(req, res), id),
