@@ -198,8 +198,11 @@ describe("the packed package", () => {
   beforeAll(async () => {
     release = await acquireLock()
     work = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-packaging-"))
-    runOrThrow("npm", ["run", "build"], root)
-    const pack = JSON.parse(runOrThrow("npm", ["pack", "--json", "--pack-destination", work], root)) as PackResult[]
+    // No build first: `npm pack` must build through `prepack`, as in a fresh clone (issue 29: a 5-file package).
+    fs.rmSync(path.join(root, "dist"), { recursive: true, force: true })
+    const output = runOrThrow("npm", ["pack", "--json", "--pack-destination", work], root)
+    // The build's own lines come first on stdout; npm's JSON report starts at a line holding only "[".
+    const pack = JSON.parse(output.slice(output.search(/^\[$/m))) as PackResult[]
     tarballFiles = pack[0]!.files.map((file) => file.path)
     execFileSync("tar", ["-xzf", path.join(work, pack[0]!.filename), "-C", work])
     unpacked = path.join(work, "package")
