@@ -26,6 +26,14 @@ const errorViews: Readonly<Record<string, ErrorView>> = {
     paragraphs: ["You do not have permission to sign in."],
     retry: true,
   },
+  // Not an error code of the reference: the answer to a browser that opened an address under the base path that is no
+  // route (`/auth/foo`), where scripts get `400 "Bad request."`.
+  UnknownRoute: {
+    status: 400,
+    heading: "Page not found",
+    paragraphs: ["There is no sign-in page at this address.", "Sign in from the sign-in page, or go back to the site."],
+    retry: true,
+  },
   Verification: {
     status: 403,
     heading: "Unable to sign in",
@@ -44,7 +52,7 @@ const defaultErrorView: ErrorView = {
 
 /**
  * Renders the built-in error page (title "Error"). Status: `Configuration` 500, `AccessDenied` and `Verification`
- * 403, anything else (or nothing) 200. Every page explains what happened and links back to `origin`; all but
+ * 403, `UnknownRoute` 400, anything else (or nothing) 200. Every page explains what happened and links back to `origin`; all but
  * `Configuration` also offer "Try again" (`signinUrl`). The code itself is never shown.
  *
  * @example
