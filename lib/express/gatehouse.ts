@@ -7,7 +7,7 @@ import type { NextFunction, Request, Response as ExpressResponse } from "express
 import type { Session } from "../core"
 import { createGatehouse, type ServerCallResult } from "../core/pipeline/gatehouse"
 import { MissingRequestContext } from "../errors"
-import { attachSession, gate } from "./guard"
+import { attachSession, gate, requireAuthFrom } from "./guard"
 import { authHandlers } from "./handlers"
 import { ExpressPort, isExpressRequest, writeServerCall } from "./port"
 import type * as T from "./types"
@@ -110,15 +110,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     ) as T.GatehouseSignOut,
     unstable_update: update,
     updateSession: update,
-    requireAuth: ((...args: unknown[]) => {
-      // `requireAuth(options?)`, `requireAuth(handler)` or `requireAuth(options, handler)`.
-      const handler = typeof args[args.length - 1] === "function" ? (args.pop() as T.SignedInHandler) : undefined
-      const options = (args[0] ?? {}) as Omit<T.GateOptions, "requireSession">
-      return guarded(
-        { ...options, requireSession: true },
-        handler ? (req, res, next) => handler(req as T.SignedInRequest, res, next) : (_req, _res, next) => next(),
-      )
-    }) as T.GatehouseInstance["requireAuth"],
+    requireAuth: ((...args: unknown[]) => requireAuthFrom(guarded, args)) as T.GatehouseInstance["requireAuth"],
     listAuthenticators: (req) => core.listAuthenticators(port(req)),
     renameAuthenticator: (req, res, id, name) => core.renameAuthenticator(port(req, res), id, name),
     deleteAuthenticator: (req, res, id) => core.deleteAuthenticator(port(req, res), id),
