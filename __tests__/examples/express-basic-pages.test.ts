@@ -110,6 +110,12 @@ describe("the demo's built-in sign-in page", () => {
     expect(new Set(labels).size).toBe(labels.length)
     // Both email fields show the same hint.
     expect(page.text.match(/placeholder="email@example.com"/g)).toHaveLength(2)
+    // The card says where you sign in; the local identity provider gets "L", not the "T" of "the".
+    expect(page.text).toMatch(/<main class="card signin"><h1>Sign in to 127\.0\.0\.1:\d+<\/h1>/)
+    const idpButton = /<svg class="provider-mark"[^]*?<span>Sign in with the local identity provider<\/span>/.exec(
+      page.text,
+    )
+    expect(idpButton?.[0]).toMatch(/>L<\/text><\/svg><span>Sign in with the local identity provider/)
   })
 })
 
