@@ -3,6 +3,7 @@
  * that is not `AUTH_URL`'s in development, forwarded headers that the app's `trust proxy` setting ignores while
  * `AUTH_URL` is unset, and (in development) `req.isAuthenticated()` on a request Gatehouse never read.
  */
+import { IncomingMessage } from "node:http"
 import { createLogger, warningMessages, type LoggerInstance, type WarningCode } from "../logger"
 import type { ResolvedConfig } from "../core/pipeline/gatehouse"
 import { ignoredForwardedHeaders, originOf, type OriginRequest } from "./origin"
@@ -34,7 +35,7 @@ function isDevelopment(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export function warnAboutOrigin(req: OriginRequest, config: ResolvedConfig): void {
   const { authUrl, logger } = config
-  lastLogger = logger
+  shared[LAST_LOGGER] = logger
   if (authUrl) {
     if (!isDevelopment()) return
     let own: string
@@ -71,8 +72,13 @@ export function warnAboutOrigin(req: OriginRequest, config: ResolvedConfig): voi
   )
 }
 
-/** The logger of the config Gatehouse last served a request with: where a warning without a config goes. */
-let lastLogger: LoggerInstance | undefined
+/**
+ * The logger of the config Gatehouse last served a request with: where a warning without a config goes. Kept under a
+ * registered symbol on Node's request class, like `req.isAuthenticated` on its prototype: the method may come from
+ * another copy of the library (CommonJS and ESM side by side), and it must find the logger the app's copy set.
+ */
+const LAST_LOGGER = Symbol.for("gatehouse-auth.last-logger")
+const shared = IncomingMessage as unknown as { [LAST_LOGGER]?: LoggerInstance }
 let defaultLogger: LoggerInstance | undefined
 
 /**
@@ -87,6 +93,6 @@ let defaultLogger: LoggerInstance | undefined
  */
 export function warnUnreadIsAuthenticated(): void {
   if (!isDevelopment()) return
-  const logger = lastLogger ?? (defaultLogger ??= createLogger({}))
+  const logger = shared[LAST_LOGGER] ?? (defaultLogger ??= createLogger({}))
   once(logger, "is-authenticated-unread", () => warningMessages["is-authenticated-unread"])
 }

@@ -7,9 +7,12 @@ import { keyedHash } from "../../kernel/secrets"
 import type { RequestContext } from "../../kernel/context"
 import type { EmailConfig } from "../../../providers/types"
 
+/** The mark of a token: the library's keyed hash (secrets.ts), over a prefixed token so it is not the adapter's. */
+const markOf = keyedHash
+
 /** The store key of a used link: a keyed hash of its token, apart from the hash the adapter stores. */
 function usedKey(ctx: RequestContext, token: string): string {
-  return `email-used:${keyedHash(`used:${token}`, ctx.config.secret[0]!)}`
+  return `email-used:${markOf(`used:${token}`, ctx.config.secret[0]!)}`
 }
 
 /** How long a link of `provider` lives, in seconds: how long its mark is worth keeping. */
