@@ -219,6 +219,11 @@ export type RateLimitRuleName =
   | "backchannel"
   | "session-update"
   | "oauth-par-ip"
+  | "signup-ip"
+  | "password-email-address"
+  | "password-forgot-ip"
+  | "password-token-ip"
+  | "password-change"
 
 /** One rule's fixed window: at most `limit` hits per `window` seconds. */
 export interface RateLimitRule {
