@@ -101,3 +101,18 @@ export interface PasswordConfig extends PasswordOptions {
   name: string
   options?: PasswordOptions
 }
+
+/** The inputs of the Password provider's server functions (each one object; `csrf: false` skips the origin guard). */
+export interface PasswordServerInputs {
+  signUp: { email: string; password: string; name?: string; callbackUrl?: string; csrf?: boolean }
+  requestPasswordReset: { email: string; callbackUrl?: string; csrf?: boolean }
+  resetPassword: { token: string; email: string; password: string; csrf?: boolean }
+  changePassword: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean; csrf?: boolean }
+  setPassword: { newPassword: string; csrf?: boolean }
+  sendVerificationEmail: { email: string; callbackUrl?: string; csrf?: boolean }
+}
+
+/** The server functions in a flavour's shape: `Args` are the leading arguments (`[req, res]` or `[request]`). */
+export type PasswordServerFunctions<Args extends unknown[]> = {
+  [M in keyof PasswordServerInputs]: (...args: [...Args, PasswordServerInputs[M]]) => Promise<{ ok: true }>
+}
