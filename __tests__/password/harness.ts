@@ -17,10 +17,10 @@ export const SESSION_COOKIE = "authjs.session-token"
 
 /** Every captured hook call, by hook. */
 export interface Mailbox {
-  verify: Array<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
-  reset: Array<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
-  exists: Array<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
-  changed: Array<Record<string, any>> // eslint-disable-line @typescript-eslint/no-explicit-any
+  verify: Array<Record<string, any>>
+  reset: Array<Record<string, any>>
+  exists: Array<Record<string, any>>
+  changed: Array<Record<string, any>>
 }
 
 export interface PasswordApp {

@@ -1,5 +1,5 @@
 // passwords.md section 14, P1, P2, P4, P9: sign-up through the page and JSON, verification, resend, the policy.
-import request from "supertest"
+import type request from "supertest"
 import { confirmFormOf } from "../fixtures/magic-link"
 import { linkParams, passwordApp, seedUser, SESSION_COOKIE, type PasswordApp } from "./harness"
 
