@@ -40,6 +40,8 @@ export interface AppOptions {
   password?: PasswordOptions
   config?: Partial<AuthConfig>
   adapter?: Required<Adapter>
+  /** Providers next to the Password provider (a credentials provider standing in for OAuth, say). */
+  extraProviders?: AuthConfig["providers"]
 }
 
 /** Builds and starts the app. */
@@ -72,6 +74,7 @@ export async function passwordApp(options: AppOptions = {}): Promise<PasswordApp
         scrypt: { ln: 14, r: 8, p: 1 },
         ...options.password,
       }),
+      ...(options.extraProviders ?? []),
     ],
     ...options.config,
   } as AuthConfig)
