@@ -289,7 +289,6 @@ export class RateLimited extends SignInError {
  */
 export class PasswordPolicy extends AuthError {
   static override type: ErrorType = "PasswordPolicy"
-  override status = 400
 }
 /** An email address that cannot be used (`invalid_email`), or none where one is needed (`missing`). */
 export class InvalidEmail extends AuthError {

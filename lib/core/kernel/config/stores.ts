@@ -121,7 +121,7 @@ export function adapterStores(
     : []
   if (passwordMissing.length > 0) {
     throw new MissingAdapterMethods(
-      `Required adapter methods were missing: ${passwordMissing.join(", ")}. The Password provider needs them; wrap ` +
+      `Required adapter methods were missing: ${passwordMissing.join(", ")}: the Password provider needs them; wrap ` +
         "your adapter or use gatehouse-auth/adapters/*",
       { cause: { missing: passwordMissing, features } },
     )
