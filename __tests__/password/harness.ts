@@ -136,7 +136,12 @@ export async function passwordApp(options: AppOptions = {}): Promise<PasswordApp
       for (let i = 0; i < 500 && mail[kind].length < count; i++) await new Promise((r) => setTimeout(r, 5))
       if (mail[kind].length < count) throw new Error(`expected ${count} ${kind} mail(s), got ${mail[kind].length}`)
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // A browser keeps its connections open: they would hold the close for minutes.
+        server.closeAllConnections()
+      }),
   }
 }
 
