@@ -79,9 +79,18 @@ describe("P2 sign-in before verification, a wrong password, and resend", () => {
     expect(right.status).toBe(302)
     expect(right.headers.location).toBe(`${browser.origin}/auth/signin?error=EmailNotVerified`)
     expect(browser.jar[SESSION_COOKIE]).toBeUndefined()
+    // The page the answer leads to refills the address (never the password) in both forms, once.
+    const refilled = await browser.get("/auth/signin?error=EmailNotVerified")
+    expect(refilled.text).toContain('<input type="hidden" name="email" value="bea@example.test">')
+    expect(refilled.text).toMatch(
+      /id="input-email-for-password-provider" autocomplete="username" required value="bea@example.test"/,
+    )
+    expect(refilled.text).not.toContain("bea&#39;s password")
+    expect((await browser.get("/auth/signin?error=EmailNotVerified")).text).not.toContain('value="bea@example.test"')
     const wrong = await browser.signIn("bea@example.test", "not bea's password")
     expect(wrong.headers.location).toBe(`${browser.origin}/auth/signin?error=CredentialsSignin&code=credentials`)
 
+    await browser.signIn("bea@example.test", "bea's password")
     const page = await browser.get("/auth/signin?error=EmailNotVerified")
     expect(page.text).toContain("Confirm your email address first.")
     expect(page.text).toContain("/auth/resend-verification")

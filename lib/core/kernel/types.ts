@@ -195,7 +195,11 @@ export interface EventCallbacks {
   /** Gatehouse, Password provider: a reset link set a new password (fired before `passwordChanged`). */
   passwordReset: (message: { user: AdapterUser; userId: string }) => Awaitable<void>
   /** Gatehouse, Password provider: a reset, change or set wrote a new hash (never a re-hash or an import). */
-  passwordChanged: (message: { user: AdapterUser; userId: string; reason: "reset" | "change" | "set" }) => Awaitable<void>
+  passwordChanged: (message: {
+    user: AdapterUser
+    userId: string
+    reason: "reset" | "change" | "set"
+  }) => Awaitable<void>
   /** Gatehouse, Password provider: a verification link confirmed the user's address. */
   emailVerified: (message: { user: AdapterUser; userId: string }) => Awaitable<void>
   updateUser: (message: { user: User }) => Awaitable<void>

@@ -180,12 +180,13 @@ export function renderVerifyEmailPage(
  * ```
  */
 export function passwordSignInForm(
-  provider: { callbackUrl: string },
+  provider: { callbackUrl: string; values?: Record<string, string> },
   p: { csrfToken: string; callbackUrl?: string; email?: string; error?: string },
 ): string {
   const base = provider.callbackUrl.replace(/\/callback\/[^/]*$/, "")
   const keep = p.callbackUrl ? `?${new URLSearchParams({ callbackUrl: p.callbackUrl })}` : ""
-  const email = p.email ? ` value="${escapeHtml(p.email)}"` : ""
+  const typed = provider.values?.email ?? p.email
+  const email = typed ? ` value="${escapeHtml(typed)}"` : ""
   const resend =
     p.error === "EmailNotVerified"
       ? form(

@@ -7,6 +7,7 @@ import { CredentialsSignin, EmailNotVerified } from "../../../errors"
 import type { AdapterUser } from "../../../storage/adapter"
 import type { ResolvedPasswordProvider } from "../../kernel/config/password"
 import { store } from "../../kernel/config/stores"
+import { checkSealer } from "../../kernel/checks"
 import type { RequestContext } from "../../kernel/context"
 import { limitIdentifier, resetIdentifier } from "../../kernel/rate-limit/enforce"
 import type { AuthResult } from "../../kernel/response"
@@ -14,6 +15,25 @@ import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
 import { addressOrNull } from "./common"
 import { hashNew, needsRehash, spendVerification, verifyStored } from "./hashing"
 import { passwordAccountOf } from "./signup"
+
+/**
+ * After a rejected sign-in whose answer is the built-in sign-in page (a form the browser posted itself, no custom
+ * `pages.signIn`): the typed address, sealed into the 5-minute refill cookie the page reads once (never the password).
+ */
+async function rememberAddress(ctx: RequestContext, email: string | null): Promise<void> {
+  const type = (ctx.request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
+  const mode = ctx.request.headers.get("sec-fetch-mode")
+  const builtIn =
+    !ctx.config.pages.signIn &&
+    !ctx.request.headers.has("X-Auth-Return-Redirect") &&
+    (mode === null || mode === "navigate") &&
+    type === "application/x-www-form-urlencoded"
+  if (!builtIn || !email) return
+  const { name, options } = ctx.cookies.credentialsRefill
+  const maxAge = options.maxAge ?? 300
+  const binding = { purpose: "credentialsRefill" as const, provider: "password", salt: name, maxAge }
+  ctx.jar.setKeptOnError(name, await checkSealer(ctx.config.secret).seal(binding, { email }), { ...options, maxAge })
+}
 
 /** The rate-limit subject of the address (as a credentials form's `email` field). */
 const subjectOf = (email: string) => `email:${email}`
@@ -65,11 +85,15 @@ export async function passwordSignIn(ctx: RequestContext, provider: ResolvedPass
   if (verdict) throw ctx.config.rateLimit.refuse(verdict)
 
   const found = await check(ctx, provider, email, raw)
-  if (!found) throw new CredentialsSignin()
+  if (!found) {
+    await rememberAddress(ctx, email)
+    throw new CredentialsSignin()
+  }
   await resetIdentifier(ctx, "credentials-account", subject)
   await resetIdentifier(ctx, "credentials-account", subject, "long")
   const { user, hash, normalized } = found
   if (provider.requireEmailVerification && !user.emailVerified) {
+    await rememberAddress(ctx, email)
     throw new EmailNotVerified("Confirm the email address first", { cause: { provider: provider.id } })
   }
   if (needsRehash(provider, hash)) {

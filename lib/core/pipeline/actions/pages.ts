@@ -78,6 +78,10 @@ export async function signInPage(ctx: RequestContext): Promise<AuthResult> {
           if (p.type === "credentials" && ctx.request.error === "CredentialsSignin") {
             shown.values = await refilledFields(ctx, p)
           }
+          // The Password form and its "send the link again" form get the address back the same way.
+          if (p.type === "password" && /^(CredentialsSignin|EmailNotVerified)$/.test(ctx.request.error ?? "")) {
+            shown.values = await refilledFields(ctx, { id: p.id, credentials: { email: { type: "email" } } })
+          }
           return shown
         }),
       ),
