@@ -145,7 +145,8 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
 
   async function signInWithCredentials(username: string, password: string) {
     await page.getByLabel("Username").fill(username)
-    await page.getByLabel("Password").fill(password)
+    // The demo account's own field: the Password provider's form has a "Password" field too.
+    await page.locator("#input-password-for-credentials-provider").fill(password)
     await page.getByRole("button", { name: "Sign in with Demo account" }).click()
   }
 
@@ -169,7 +170,8 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
           bg: getComputedStyle(b).backgroundColor,
         })),
       )
-      expect(buttons).toHaveLength(4)
+      // Demo account, local identity provider, email, password ("Sign in"), passkey.
+      expect(buttons).toHaveLength(5)
       const unreadable = buttons
         .map(({ label, color, bg }) => ({ colorScheme, label, color, bg, ratio: contrastRatio(color, bg) }))
         .filter(({ ratio }) => ratio < 4.5)

@@ -7,8 +7,9 @@ import type { NextFunction, Request, Response as ExpressResponse } from "express
 import type { Session } from "../core"
 import { createGatehouse, type ServerCallResult } from "../core/pipeline/gatehouse"
 import { MissingRequestContext } from "../errors"
-import { attachSession, gate, requireAuthFrom } from "./guard"
+import { attachSession, gate, requireAuthOf } from "./guard"
 import { authHandlers } from "./handlers"
+import { passwordFunctions } from "./password"
 import { ExpressPort, isExpressRequest, writeServerCall } from "./port"
 import type * as T from "./types"
 
@@ -53,7 +54,6 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
   }
 
   const handlers = authHandlers(core, inScope)
-
   const guarded =
     (options: T.GateOptions, then: (req: Request, res: ExpressResponse, next: NextFunction) => unknown) =>
     (req: Request, res: ExpressResponse, next: NextFunction): void =>
@@ -110,7 +110,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     ) as T.GatehouseSignOut,
     unstable_update: update,
     updateSession: update,
-    requireAuth: ((...args: unknown[]) => requireAuthFrom(guarded, args)) as T.GatehouseInstance["requireAuth"],
+    requireAuth: requireAuthOf(guarded),
     listAuthenticators: (req) => core.listAuthenticators(port(req)),
     renameAuthenticator: (req, res, id, name) => core.renameAuthenticator(port(req, res), id, name),
     deleteAuthenticator: (req, res, id) => core.deleteAuthenticator(port(req, res), id),
@@ -123,6 +123,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     revokeUserSessions: (userId) => core.revokeUserSessions(userId),
     deleteUser: (userId) => core.deleteUser(userId),
     resetRateLimit: (options) => core.resetRateLimit(options),
+    ...passwordFunctions(core),
   }
 }
 

@@ -9,7 +9,7 @@ import { wantsJson, type AccessVerdict, type Gatehouse } from "../core/pipeline/
 import { sendWebResponse } from "./convert"
 import { warnUnreadIsAuthenticated } from "./origin-warnings"
 import { ExpressPort } from "./port"
-import type { GateOptions, SignedInHandler, SignedInRequest } from "./types"
+import type { GateOptions, GatehouseInstance, SignedInHandler, SignedInRequest } from "./types"
 
 export type { GateOptions }
 
@@ -29,8 +29,12 @@ function isAuthenticated(this: object): boolean {
 }
 
 // The types promise `req.isAuthenticated()` on every request: it answers `false` until Gatehouse has read a session.
-// Defined once on Node's request prototype, as Passport does; an existing definition (Passport's) is left alone.
-if (typeof (IncomingMessage.prototype as { isAuthenticated?: unknown }).isAuthenticated !== "function") {
+// Defined on Node's request prototype, as Passport does; Passport's definition is left alone, and one from another copy
+// of this library is replaced by the copy loaded last (both answer from the same registered symbol).
+const OURS = Symbol.for("gatehouse-auth.is-authenticated")
+Object.defineProperty(isAuthenticated, OURS, { value: true })
+const existing = (IncomingMessage.prototype as { isAuthenticated?: unknown }).isAuthenticated
+if (typeof existing !== "function" || (existing as { [OURS]?: boolean })[OURS] === true) {
   Object.defineProperty(IncomingMessage.prototype, "isAuthenticated", {
     value: isAuthenticated,
     writable: true,
@@ -57,6 +61,25 @@ export function attachSession(req: Request, res: ExpressResponse, session: Sessi
   if (typeof (req as { isAuthenticated?: unknown }).isAuthenticated !== "function") {
     req.isAuthenticated = isAuthenticated as Request["isAuthenticated"]
   }
+}
+
+type Guarded = (
+  options: GateOptions,
+  then: (req: Request, res: ExpressResponse, next: NextFunction) => unknown,
+) => RequestHandler
+
+/**
+ * The instance's `requireAuth` over its guard: `requireAuth(options?)`, `requireAuth(handler)` or
+ * `requireAuth(options, handler)`, the handler seeing `req.user` as present.
+ */
+export function requireAuthOf(guarded: Guarded): GatehouseInstance["requireAuth"] {
+  return ((...args: unknown[]) => {
+    const handler = typeof args[args.length - 1] === "function" ? (args.pop() as SignedInHandler) : undefined
+    const options = (args[0] ?? {}) as Omit<GateOptions, "requireSession">
+    return guarded({ ...options, requireSession: true }, (req, res, next) =>
+      handler ? handler(req as SignedInRequest, res, next) : next(),
+    )
+  }) as GatehouseInstance["requireAuth"]
 }
 
 /**
@@ -114,28 +137,4 @@ function render(res: ExpressResponse, verdict: Extract<AccessVerdict, { kind: "d
   } else {
     res.status(401).json({ error: "Unauthorized" })
   }
-}
-
-/** A guard of `options` that runs `then` once the request may go on. */
-type Guarded = (
-  options: GateOptions,
-  then: (req: Request, res: ExpressResponse, next: NextFunction) => unknown,
-) => RequestHandler
-
-/**
- * The instance's `requireAuth` from its arguments: `(options?)`, `(handler)` or `(options, handler)`. With a handler,
- * it runs for a signed-in request only, which is what types its `req.user` as present.
- *
- * @example
- * ```ts
- * requireAuthFrom(guarded, [{ authorize }, (req, res) => res.json(req.user)])
- * ```
- */
-export function requireAuthFrom(guarded: Guarded, args: unknown[]): RequestHandler {
-  const handler = typeof args[args.length - 1] === "function" ? (args[args.length - 1] as SignedInHandler) : undefined
-  const options = (typeof args[0] === "object" && args[0] !== null ? args[0] : {}) as GateOptions
-  return guarded(
-    { ...options, requireSession: true },
-    handler ? (req, res, next) => handler(req as SignedInRequest, res, next) : (_req, _res, next) => next(),
-  )
 }

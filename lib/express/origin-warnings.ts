@@ -3,7 +3,6 @@
  * that is not `AUTH_URL`'s in development, forwarded headers that the app's `trust proxy` setting ignores while
  * `AUTH_URL` is unset, and (in development) `req.isAuthenticated()` on a request Gatehouse never read.
  */
-import { IncomingMessage } from "node:http"
 import { createLogger, warningMessages, type LoggerInstance, type WarningCode } from "../logger"
 import type { ResolvedConfig } from "../core/pipeline/gatehouse"
 import { ignoredForwardedHeaders, originOf, type OriginRequest } from "./origin"
@@ -35,7 +34,7 @@ function isDevelopment(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export function warnAboutOrigin(req: OriginRequest, config: ResolvedConfig): void {
   const { authUrl, logger } = config
-  shared[LAST_LOGGER] = logger
+  ;(globalThis as LastLoggerHolder)[LAST_LOGGER] = logger
   if (authUrl) {
     if (!isDevelopment()) return
     let own: string
@@ -74,11 +73,11 @@ export function warnAboutOrigin(req: OriginRequest, config: ResolvedConfig): voi
 
 /**
  * The logger of the config Gatehouse last served a request with: where a warning without a config goes. Kept under a
- * registered symbol on Node's request class, like `req.isAuthenticated` on its prototype: the method may come from
- * another copy of the library (CommonJS and ESM side by side), and it must find the logger the app's copy set.
+ * registered symbol, as the prototype's `isAuthenticated` is (guard.ts): that method belongs to whichever copy of the
+ * library loaded first (CommonJS and ESM side by side), and must see the configs every copy serves.
  */
 const LAST_LOGGER = Symbol.for("gatehouse-auth.last-logger")
-const shared = IncomingMessage as unknown as { [LAST_LOGGER]?: LoggerInstance }
+type LastLoggerHolder = { [LAST_LOGGER]?: LoggerInstance }
 let defaultLogger: LoggerInstance | undefined
 
 /**
@@ -93,6 +92,6 @@ let defaultLogger: LoggerInstance | undefined
  */
 export function warnUnreadIsAuthenticated(): void {
   if (!isDevelopment()) return
-  const logger = shared[LAST_LOGGER] ?? (defaultLogger ??= createLogger({}))
+  const logger = (globalThis as LastLoggerHolder)[LAST_LOGGER] ?? (defaultLogger ??= createLogger({}))
   once(logger, "is-authenticated-unread", () => warningMessages["is-authenticated-unread"])
 }

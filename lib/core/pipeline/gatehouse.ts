@@ -29,6 +29,7 @@ import type { PrincipalMemo, SessionContext } from "../session/types"
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
+import { passwordCall, type PasswordInput, type PasswordMember } from "./password-calls"
 import {
   serverSignIn,
   serverSignOut,
@@ -46,6 +47,7 @@ export type { PathRouting }
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
+export { passwordMembers, type PasswordInput, type PasswordMember } from "./password-calls"
 
 /** A config, or a function of the native request returning one (called per request; cached by returned object). */
 export type GatehouseInput<Native = unknown> = AuthConfig | ((request: Native | undefined) => Awaitable<AuthConfig>)
@@ -153,6 +155,8 @@ export interface Gatehouse {
   revokeUserSessions(userId: string): Promise<number>
   deleteUser(userId: string): Promise<AdapterUser | null>
   resetRateLimit(options: { identifier: string }): Promise<void>
+  /** A server function of the Password provider (`signUp`, `changePassword`, ...); its cookies go through the port. */
+  password(port: RequestPort, member: PasswordMember, input?: PasswordInput): Promise<{ ok: true }>
 }
 
 /** What the core remembers of one request: its session read and who is signed in. */
@@ -363,5 +367,11 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     revokeUserSessions: async (userId) => revokeUserSessions(await serverConfig(), userId),
     deleteUser: async (userId) => deleteUser(await serverConfig(), userId),
     resetRateLimit: async ({ identifier }) => resetAccountLimits(await serverConfig(), identifier),
+    password: (port, member, input) =>
+      serverCall(port, async (rt, config, request) => {
+        const { setCookies } = await passwordCall(rt, config, request, member, input)
+        port.setCookies(setCookies, config)
+        return { ok: true as const }
+      }),
   }
 }
