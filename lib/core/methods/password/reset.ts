@@ -57,7 +57,13 @@ async function afterReset(ctx: RequestContext, provider: ResolvedPasswordProvide
   let current = user
   if (!user.emailVerified)
     current = await store(config, "password").updateUser({ id: user.id, emailVerified: new Date() })
-  if (provider.reset.revokeSessions) await revokeUserSessions(config, user.id)
+  if (provider.reset.revokeSessions) {
+    // Database sessions: each row that ends is announced (`signOut`, reason `revoked`); JWTs end by the watermark.
+    const list = config.session.strategy === "database" ? config.stores.management?.listSessionsByUserId : undefined
+    const rows = list ? await list(user.id) : []
+    await revokeUserSessions(config, user.id)
+    for (const row of rows) await config.events.signOut({ session: row, reason: "revoked" })
+  }
   for (const counter of ["window", "long"] as const) {
     await config.rateLimit.reset("credentials-account", "callback/password", `email:${email}`, counter)
   }
