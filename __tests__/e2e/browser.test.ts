@@ -154,7 +154,10 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     await page.goto(url("/"))
     expect(await bodyText()).toContain("You are not signed in.")
 
-    await navigate(() => page.getByRole("link", { name: "Sign in", exact: true }).click(), url("/auth/signin?callbackUrl=%2F"))
+    await navigate(
+      () => page.getByRole("link", { name: "Sign in", exact: true }).click(),
+      url("/auth/signin?callbackUrl=%2F"),
+    )
     await expectBuiltInPage("Sign In")
     expect(await page.getByRole("button", { name: "Sign in with the local identity provider" }).count()).toBe(1)
     // Every button's label is readable on its background as the browser paints it (WCAG AA: 4.5), in both schemes.
