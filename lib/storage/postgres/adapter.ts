@@ -9,6 +9,7 @@ import type { Queryable } from "./query"
 import { quoteSchema } from "./schema"
 import { sessionMethods } from "./sessions"
 import { PostgresStore } from "./store"
+import { twoFactorMethods } from "./two-factor"
 import { userMethods } from "./users"
 
 export { migrate, POSTGRES_SCHEMA } from "./schema"
@@ -38,7 +39,13 @@ export type PostgresAdapterInstance = Required<Adapter> &
   }
 
 function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<Adapter> & AccountTokenAdapter {
-  return { store, ...userMethods(db, s), ...sessionMethods(db, s), ...authenticatorMethods(db, s) }
+  return {
+    store,
+    ...userMethods(db, s),
+    ...sessionMethods(db, s),
+    ...authenticatorMethods(db, s),
+    ...twoFactorMethods(db, s),
+  }
 }
 
 function ignoreIdleError(): void {

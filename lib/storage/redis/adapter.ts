@@ -11,6 +11,7 @@ import { sessionMethods } from "./sessions"
 import { RedisStore } from "./store"
 import { checkReplicaWait, isCluster } from "./replicas"
 import type { ReplicaWait } from "./replicas"
+import { twoFactorMethods } from "./two-factor"
 import { userMethods } from "./users"
 
 /** Options of {@link RedisAdapter}. */
@@ -28,7 +29,7 @@ export interface RedisAdapterOptions {
 /**
  * Creates an adapter on an ioredis client. Keys (all under `prefix`): `user:<id>`, `email:<lower-cased email>`,
  * `account:<provider>:<providerAccountId>` (URI-encoded parts), `session:<token>`, `vt:<identifier>:<token>`,
- * `authenticator:<credentialID>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
+ * `authenticator:<credentialID>`, `two-factor:<id>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
  * `user-authenticators:<id>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
  * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
@@ -61,7 +62,12 @@ export function RedisAdapter(
   const cluster = isCluster(client)
   const wait = checkReplicaWait(options.waitForReplicas)
   const ctx: RedisContext = { client, p, key: keyLayout(p, cluster), wait }
-  const methods = { ...userMethods(ctx), ...sessionMethods(ctx), ...authenticatorMethods(ctx) }
+  const methods = {
+    ...userMethods(ctx),
+    ...sessionMethods(ctx),
+    ...authenticatorMethods(ctx),
+    ...twoFactorMethods(ctx),
+  }
   return {
     store: RedisStore(client, { prefix: `${p}kv:`, waitForReplicas: wait }),
     ...methods,

@@ -9,6 +9,7 @@ import { addMissingColumns, SQLITE_SCHEMA } from "./schema"
 import type { SQLiteDatabase } from "./schema"
 import { sessionMethods } from "./sessions"
 import { SQLiteStore } from "./store"
+import { twoFactorMethods } from "./two-factor"
 import { userMethods } from "./users"
 
 export type { SQLiteDatabase, SQLiteStatement } from "./schema"
@@ -53,7 +54,13 @@ export function SQLiteAdapter(
   db.exec(SQLITE_SCHEMA)
   addMissingColumns(db)
 
-  return { store: SQLiteStore(db), ...userMethods(db), ...sessionMethods(db), ...authenticatorMethods(db) }
+  return {
+    store: SQLiteStore(db),
+    ...userMethods(db),
+    ...sessionMethods(db),
+    ...authenticatorMethods(db),
+    ...twoFactorMethods(db),
+  }
 }
 
 export default SQLiteAdapter
