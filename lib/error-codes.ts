@@ -49,6 +49,10 @@ export type ErrorType =
   | "LastCredential"
   | "RefreshTokenError"
   | "RateLimited"
+  | "SessionRequired"
+  | "TwoFactorRequired"
+  | "TwoFactorInvalid"
+  | "TwoFactorAlreadyEnabled"
 
 /**
  * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
@@ -70,6 +74,10 @@ export type ErrorType =
  */
 export type AuthErrorCode =
   | "access_denied"
+  | "session_required"
+  | "two_factor_required"
+  | "two_factor_invalid"
+  | "two_factor_already_enabled"
   | "account_not_linked"
   | "adapter_conflict"
   | "adapter_error"
@@ -178,4 +186,8 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   LastCredential: "last_credential",
   RefreshTokenError: "refresh_token_error",
   RateLimited: "rate_limited",
+  SessionRequired: "session_required",
+  TwoFactorRequired: "two_factor_required",
+  TwoFactorInvalid: "two_factor_invalid",
+  TwoFactorAlreadyEnabled: "two_factor_already_enabled",
 }

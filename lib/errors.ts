@@ -283,6 +283,30 @@ export class RateLimited extends SignInError {
   retryAfter = 1
 }
 
+/** A server function needs a signed-in user and the request has no session. */
+export class SessionRequired extends AuthError {
+  static override type: ErrorType = "SessionRequired"
+  override status = 401
+}
+
+/** A two-factor sign-in must start again: its challenge is missing, expired, used or out of attempts. */
+export class TwoFactorRequired extends SignInError {
+  static override type: ErrorType = "TwoFactorRequired"
+  override status = 401
+}
+
+/** A second-factor code (TOTP, backup code or emailed code) was wrong, used, or not a code at all. */
+export class TwoFactorInvalid extends SignInError {
+  static override type: ErrorType = "TwoFactorInvalid"
+  override status = 400
+}
+
+/** `enableTotp` for a user whose two-factor sign-in is already on. */
+export class TwoFactorAlreadyEnabled extends AuthError {
+  static override type: ErrorType = "TwoFactorAlreadyEnabled"
+  override status = 409
+}
+
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -297,6 +321,9 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "EmailSignInError",
   "RefreshTokenError",
   "RateLimited",
+  "TwoFactorRequired",
+  "TwoFactorInvalid",
+  "TwoFactorAlreadyEnabled",
 ])
 
 /**
