@@ -10,6 +10,7 @@ import { MissingRequestContext } from "../errors"
 import { attachSession, gate } from "./guard"
 import { authHandlers } from "./handlers"
 import { ExpressPort, isExpressRequest, writeServerCall } from "./port"
+import { expressTwoFactor } from "./two-factor"
 import type * as T from "./types"
 
 export type * from "./types"
@@ -53,7 +54,6 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
   }
 
   const handlers = authHandlers(core, inScope)
-
   const guarded =
     (options: T.GateOptions, then: (req: Request, res: ExpressResponse, next: NextFunction) => unknown) =>
     (req: Request, res: ExpressResponse, next: NextFunction): void =>
@@ -123,6 +123,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     revokeUserSessions: (userId) => core.revokeUserSessions(userId),
     deleteUser: (userId) => core.deleteUser(userId),
     resetRateLimit: (options) => core.resetRateLimit(options),
+    ...expressTwoFactor(core),
   }
 }
 

@@ -60,6 +60,10 @@ export interface SendVerificationRequestParams {
   token: string
   theme: Theme
   request: Request
+  /** Gatehouse: a one-time code to show next to (or, for `"two-factor"`, instead of) the link. */
+  code?: string
+  /** Gatehouse (always passed): why the mail is sent: a sign-in link, a second-factor code, an address check. */
+  purpose?: "sign-in" | "two-factor" | "verify-email"
 }
 
 export interface EmailConfig extends CommonProviderOptions {

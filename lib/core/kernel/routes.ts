@@ -37,6 +37,8 @@ export interface RoutePolicy {
   readonly feature?: "passkeyRoutes" | "sessionRoutes"
   /** Gatehouse's own route, always on but not one of the reference's nine actions. */
   readonly extension?: true
+  /** A feature's own flow: answered only when this config option is set, else it is not one of ours (400). */
+  readonly configured?: "twoFactor"
   /**
    * The rate-limit rules keyed by IP or session that the router applies before the handler, for these methods (and
    * only for a provider of `providerType`, when given). The identifier rules run in the handlers.
@@ -140,6 +142,15 @@ export const routes = {
     extension: true,
     rateLimits: [{ methods: ["POST"], rules: ["backchannel"] }],
     // A logout token is a few hundred bytes: the provider has no reason to send more, an attacker every reason.
+    bodyLimit: 16 * 1024,
+  },
+  // The second step of a sign-in (`twoFactor`): GET the page or the challenge as JSON, POST a code.
+  "two-factor": {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    extension: true,
+    configured: "twoFactor",
+    rateLimits: [{ methods: ["POST"], rules: ["two-factor"] }],
     bodyLimit: 16 * 1024,
   },
 } as const satisfies Record<string, RoutePolicy>

@@ -21,6 +21,7 @@ import { sessionsAction } from "../session/sessions-route"
 import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
+import { twoFactorAction } from "../methods/two-factor/route"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
 
@@ -38,6 +39,7 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   sessions: sessionsAction,
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,
+  "two-factor": twoFactorAction,
 }
 
 /** The methods and CSRF rule that apply to this request: the provider type's when the route lists types. */
@@ -68,7 +70,7 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   const { action, method } = ctx.request
   const policy = policyOf(action)
   // An opt-in route that is off is not one of ours, like any unknown path.
-  if (policy.feature && !ctx.config.features[policy.feature]) {
+  if ((policy.feature && !ctx.config.features[policy.feature]) || (policy.configured && !ctx.config[policy.configured])) {
     return { status: 400, headers: { ...jsonHeaders }, body: "Bad request." }
   }
   const handler = handlers[action]

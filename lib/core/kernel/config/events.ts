@@ -15,6 +15,9 @@ const NAMES: readonly (keyof EventCallbacks)[] = [
   "backchannelLogout",
   "refreshTokenError",
   "rateLimited",
+  "twoFactorEnabled",
+  "twoFactorDisabled",
+  "backupCodesRegenerated",
 ]
 
 /**

@@ -25,7 +25,19 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     "session-update": { limit: 30, window: 60, by: "session" },
     // Each start of a pushing provider costs an authenticated request to the provider (amplification).
     "oauth-par-ip": { limit: 20, window: 60, by: "ip" },
+    // Two-factor sign-in: per challenge and per user; email codes per code request. On with the limiter off.
+    "two-factor-challenge": { limit: 5, window: 600, by: "identifier" },
+    "two-factor-account": { limit: 10, window: 900, by: "identifier" },
+    "email-code": { limit: 5, window: 600, by: "identifier" },
   })
+
+/** Rules that count even when `rateLimit.enabled` is false: they protect one account or one code, not the server. */
+const ALWAYS_ON: ReadonlySet<RateLimitRuleName> = new Set([
+  "email-send-address",
+  "two-factor-challenge",
+  "two-factor-account",
+  "email-code",
+])
 
 /**
  * The long counter of `credentials-account` (E.2 rule 2, NIST SP 800-63B: at most 100 consecutive failures): 100 per
@@ -184,8 +196,8 @@ export function createRateLimiter(setup: LimiterSetup, makeMemory: () => RateLim
     ipv6Subnet,
     active(rule) {
       if (rules.get(rule) === false) return false
-      // EM-13 (issue 11) protects mailboxes even where the limiter is off.
-      return enabled || rule === "email-send-address"
+      // Mailboxes (EM-13, issue 11), second factors and email codes are protected even where the limiter is off.
+      return enabled || ALWAYS_ON.has(rule)
     },
     async hit(rule, scope, subject, ip, counter = "window") {
       const configured = rules.get(rule)

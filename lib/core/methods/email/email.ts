@@ -152,6 +152,7 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
       provider,
       theme: provider.theme ?? ctx.config.theme,
       request: requestWithParsedBody(ctx),
+      purpose: "sign-in",
     })
   } catch (error) {
     try {

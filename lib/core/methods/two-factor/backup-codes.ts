@@ -2,7 +2,8 @@
  * Backup codes: 10 codes of 10 Crockford base32 characters (50 bits each), shown once as `xxxxx-xxxxx`, stored only
  * as `base64url(HMAC-SHA256(K, userId + "\0" + code))` with K derived from the config's secret.
  */
-import { createHmac, hkdfSync, randomInt, timingSafeEqual } from "node:crypto"
+import { createHmac, hkdfSync, randomInt } from "node:crypto"
+import { constantTimeEqual } from "../../kernel/secrets"
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 /** How many codes a user gets. */
@@ -88,12 +89,12 @@ export function matchBackupCode(
   userId: string,
   secrets: readonly string[],
 ): number {
-  const candidates = secrets.map((secret) => Buffer.from(hashBackupCode(code, userId, secret)))
+  const candidates = secrets.map((secret) => hashBackupCode(code, userId, secret))
   let found = -1
   stored.forEach((entry, index) => {
-    const value = Buffer.from(typeof entry === "string" ? entry : "")
+    const value = typeof entry === "string" ? entry : ""
     for (const candidate of candidates) {
-      const same = value.length === candidate.length && timingSafeEqual(value, candidate)
+      const same = constantTimeEqual(value, candidate)
       if (same && found === -1) found = index
     }
   })

@@ -2,7 +2,8 @@
  * TOTP (RFC 6238 over RFC 4226): HMAC-SHA-1, 6 digits, 30-second steps from T0 = 0, and a check of a submitted code
  * against the steps now−1, now and now+1 in constant time.
  */
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { createHmac } from "node:crypto"
+import { constantTimeEqual } from "../../kernel/secrets"
 
 /** Seconds per time step. */
 export const TOTP_PERIOD = 30
@@ -75,10 +76,9 @@ export function normalizeTotpInput(input: unknown): string | null {
  */
 export function matchTotpStep(key: Uint8Array, code: string, unixSeconds: number): number | null {
   const now = totpStep(unixSeconds)
-  const given = Buffer.from(code.padEnd(TOTP_DIGITS, "\0").slice(0, TOTP_DIGITS))
   let matched: number | null = null
   for (const step of [now - 1, now, now + 1]) {
-    const same = timingSafeEqual(Buffer.from(hotp(key, step)), given)
+    const same = constantTimeEqual(hotp(key, step), code)
     if (same && matched === null) matched = step
   }
   return matched
