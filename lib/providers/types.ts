@@ -83,6 +83,11 @@ export interface EmailConfig extends CommonProviderOptions {
    * so mail scanners that prefetch links do not use them up); `false` signs in on the GET itself, like Auth.js.
    */
   confirm?: boolean
+  /**
+   * Gatehouse: also mail a one-time code next to the link (`true` = 6 digits, 5 attempts). The code signs in on
+   * `POST {base}/callback/<id>` with `code`, lives as long as the link, and shares its single use.
+   */
+  code?: boolean | { length?: 6 | 8; maxAttempts?: number }
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
   /** A token generator; by default 32 random bytes as hex. */
   generateVerificationToken?: () => Awaitable<string>

@@ -73,6 +73,8 @@ export interface RateLimiter {
     subject: string,
     ip?: string,
     counter?: RuleCounter,
+    /** A limit and window of this one subject (an email code's attempts per its lifetime) instead of the rule's. */
+    own?: RateLimitRule,
   ): Promise<LimitVerdict | null>
   /** Forgets the window of `rule` for `subject` (a credentials success resets `credentials-account`). */
   reset(rule: RateLimitRuleName, scope: string, subject: string, counter?: RuleCounter): Promise<void>
@@ -199,10 +201,10 @@ export function createRateLimiter(setup: LimiterSetup, makeMemory: () => RateLim
       // Mailboxes (EM-13, issue 11), second factors and email codes are protected even where the limiter is off.
       return enabled || ALWAYS_ON.has(rule)
     },
-    async hit(rule, scope, subject, ip, counter = "window") {
+    async hit(rule, scope, subject, ip, counter = "window", own) {
       const configured = rules.get(rule)
       if (!configured || !limiter.active(rule)) return null
-      const current = counter === "long" ? LONG_ACCOUNT_RULE : configured
+      const current = counter === "long" ? LONG_ACCOUNT_RULE : (own ?? configured)
       const key = keyOf(rule, scope, subject, counter)
       const { count, resetMs } = await store.hit(key, current.window)
       if (count <= current.limit) return null
