@@ -52,7 +52,7 @@ export function renderTwoFactorPage(p: TwoFactorPageParams): RenderedPage {
   const action = escapeHtml(p.action)
   const error = message(p)
   const codeInput =
-    '<input id="code" name="code" type="text" autocomplete="one-time-code" inputmode="numeric" pattern="[0-9 ]*" ' +
+    '<input class="field" id="code" name="code" type="text" autocomplete="one-time-code" inputmode="numeric" pattern="[0-9 ]*" ' +
     'maxlength="7" required autofocus>'
   const intro =
     p.method === "totp"
@@ -61,19 +61,19 @@ export function renderTwoFactorPage(p: TwoFactorPageParams): RenderedPage {
   const codeForm =
     `<form method="post" action="${action}">` +
     csrfInput(p.csrfToken) +
-    `<label for="code">Code</label>${codeInput}` +
+    `<label class="field-label" for="code">Code</label>${codeInput}` +
     trustBox(p) +
-    '<button type="submit">Verify</button>' +
+    '<button type="submit" class="button">Verify</button>' +
     "</form>"
   const backupForm =
     p.method === "totp"
       ? "<details><summary>Use a backup code</summary>" +
         `<form method="post" action="${action}">` +
         csrfInput(p.csrfToken) +
-        '<label for="backupCode">Backup code</label>' +
-        '<input id="backupCode" name="backupCode" type="text" autocomplete="off" required>' +
+        '<label class="field-label" for="backupCode">Backup code</label>' +
+        '<input class="field" id="backupCode" name="backupCode" type="text" autocomplete="off" required>' +
         trustBox(p) +
-        '<button type="submit">Verify</button>' +
+        '<button type="submit" class="button">Verify</button>' +
         "</form></details>"
       : ""
   const resendForm =
@@ -81,7 +81,7 @@ export function renderTwoFactorPage(p: TwoFactorPageParams): RenderedPage {
       ? `<form method="post" action="${action}">` +
         csrfInput(p.csrfToken) +
         '<input type="hidden" name="resend" value="1">' +
-        '<button type="submit" class="secondary">Send a new code</button>' +
+        '<button type="submit" class="button provider-button">Send a new code</button>' +
         "</form>"
       : ""
   const content =
