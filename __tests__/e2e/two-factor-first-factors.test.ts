@@ -46,6 +46,7 @@ for (const strategy of ["jwt", "database"] as const) {
     let op: StartedOidcProvider
     let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end()
     const links: string[] = []
+    const codes: string[] = []
 
     beforeAll(async () => {
       server = createServer((req, res) => handler(req, res))
@@ -61,7 +62,13 @@ for (const strategy of ["jwt", "database"] as const) {
         logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
         providers: [
           testOidcProvider(op, "op", { checks: ["pkce", "state", "nonce"] }),
-          Email({ sendVerificationRequest: ({ url }) => void links.push(url) }),
+          Email({
+            code: true,
+            sendVerificationRequest: ({ url, code }) => {
+              links.push(url)
+              codes.push(code!)
+            },
+          }),
         ],
       }
       const gatehouse = Gatehouse(config)
@@ -119,13 +126,13 @@ for (const strategy of ["jwt", "database"] as const) {
       return { callback: confirmed, jar: cookieJar(jar, confirmed.headers["set-cookie"]) }
     }
 
-    async function secondStep(jar: Jar, code: string) {
+    async function secondStep(jar: Jar, code: string, backupCode?: string) {
       const c = await csrf(jar)
       const res = await request(server)
         .post("/auth/two-factor")
         .set("Cookie", cookieHeader(c.jar))
         .type("form")
-        .send({ csrfToken: c.token, code })
+        .send({ csrfToken: c.token, ...(backupCode ? { backupCode } : { code }) })
       return { res, jar: cookieJar(c.jar, res.headers["set-cookie"]) }
     }
 
@@ -134,7 +141,7 @@ for (const strategy of ["jwt", "database"] as const) {
         user?: { email?: string }
       } | null
 
-    it("T4 OIDC and email-link sign-ins of a TOTP user stop at /auth/two-factor; the code signs in that user", async () => {
+    it("T4 OIDC, email-link and email-code sign-ins of a TOTP user stop at /auth/two-factor; the code signs in that user", async () => {
       const login = `t4${strategy}`
       const email = `${login}@example.test`
       // The first OIDC sign-in creates the user (no two-factor yet); they enrol TOTP.
@@ -174,9 +181,30 @@ for (const strategy of ["jwt", "database"] as const) {
       expect(link.callback.headers.location).toBe(`${origin}/auth/two-factor`)
       expect(hasSession(link.callback)).toBe(false)
       expect(await sessionOf(link.jar)).toBeNull()
-      const linkDone = await secondStep(link.jar, totpNow(linkSecret, 1))
+      const linkDone = await secondStep(link.jar, "", linkConfirmed.body.backupCodes[0])
       expect(linkDone.res.headers.location).toBe(`${origin}/dashboard`)
       expect((await sessionOf(linkDone.jar))?.user?.email).toBe(linkEmail)
+
+      // The email code, the third first factor of that user.
+      const c = await csrf({})
+      const sent = await request(server)
+        .post("/auth/signin/email")
+        .set("Cookie", cookieHeader(c.jar))
+        .type("form")
+        .send({ csrfToken: c.token, email: linkEmail, callbackUrl: "/dashboard" })
+      const k = await csrf(cookieJar(c.jar, sent.headers["set-cookie"]))
+      const byCode = await request(server)
+        .post("/auth/callback/email")
+        .set("Cookie", cookieHeader(k.jar))
+        .type("form")
+        .send({ csrfToken: k.token, code: codes.at(-1) })
+      expect(byCode.headers.location).toBe(`${origin}/auth/two-factor`)
+      expect(hasSession(byCode)).toBe(false)
+      const codeJar = cookieJar(k.jar, byCode.headers["set-cookie"])
+      expect(await sessionOf(codeJar)).toBeNull()
+      const codeDone = await secondStep(codeJar, totpNow(linkSecret, 1))
+      expect(codeDone.res.headers.location).toBe(`${origin}/dashboard`)
+      expect((await sessionOf(codeDone.jar))?.user?.email).toBe(linkEmail)
     })
   })
 }
