@@ -49,10 +49,16 @@ export type ErrorType =
   | "LastCredential"
   | "RefreshTokenError"
   | "RateLimited"
-  | "SessionRequired"
   | "TwoFactorRequired"
   | "TwoFactorInvalid"
   | "TwoFactorAlreadyEnabled"
+  | "PasswordPolicy"
+  | "InvalidEmail"
+  | "EmailNotVerified"
+  | "PasswordIncorrect"
+  | "PasswordNotSet"
+  | "PasswordAlreadySet"
+  | "SessionRequired"
 
 /**
  * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
@@ -145,6 +151,20 @@ export type AuthErrorCode =
   | "par_unavailable"
   | "request_object_key_invalid"
   | "tenant_not_allowed"
+  // The Password provider: `PasswordPolicy` codes, `InvalidEmail` codes, and the flows' own types.
+  | "password_policy"
+  | "missing"
+  | "too_short"
+  | "too_long"
+  | "blocklisted"
+  | "breached"
+  | "breach_check_failed"
+  | "invalid_email"
+  | "email_not_verified"
+  | "password_incorrect"
+  | "password_not_set"
+  | "password_already_set"
+  | "session_required"
 
 /** The code of each error type when the thrower names no finer one. */
 export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
@@ -186,8 +206,14 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   LastCredential: "last_credential",
   RefreshTokenError: "refresh_token_error",
   RateLimited: "rate_limited",
-  SessionRequired: "session_required",
   TwoFactorRequired: "two_factor_required",
   TwoFactorInvalid: "two_factor_invalid",
   TwoFactorAlreadyEnabled: "two_factor_already_enabled",
+  PasswordPolicy: "password_policy",
+  InvalidEmail: "invalid_email",
+  EmailNotVerified: "email_not_verified",
+  PasswordIncorrect: "password_incorrect",
+  PasswordNotSet: "password_not_set",
+  PasswordAlreadySet: "password_already_set",
+  SessionRequired: "session_required",
 }

@@ -9,6 +9,7 @@ import { tokenCases } from "./contract/tokens"
 import { authenticatorCases } from "./contract/authenticators"
 import { passkeyCases } from "./contract/passkeys"
 import { twoFactorCases } from "./contract/two-factor"
+import { passwordCases } from "./contract/passwords"
 
 export type { FullAdapter } from "./contract/fixtures"
 
@@ -79,6 +80,8 @@ export function runAdapterContract(
         "upsertTwoFactor",
         "updateTwoFactor",
         "deleteTwoFactor",
+        "getPasswordAccount",
+        "setPasswordHash",
       ] as const
       for (const method of methods) expect(typeof ctx.adapter()[method]).toBe("function")
     })
@@ -92,5 +95,6 @@ export function runAdapterContract(
     authenticatorCases(ctx)
     passkeyCases(ctx)
     twoFactorCases(ctx)
+    passwordCases(ctx)
   })
 }

@@ -14,6 +14,9 @@ import type {
   TwoFactorStatus,
 } from "../core/pipeline/gatehouse"
 import type { AdapterUser } from "../storage/adapter"
+import type { PasswordServerFunctions } from "../password/types"
+
+export type { PasswordServerFunctions, PasswordServerInputs } from "../password/types"
 
 export type { AccessTokenResult, AuthorizationParams, GetAccessTokenOptions, PasskeyInfo, SessionInfo }
 export type { SignInOptions, SignOutOptions, TotpEnrolment, TwoFactorStatus }
@@ -139,7 +142,8 @@ export interface ExpressTwoFactor {
 }
 
 /** What `Gatehouse(config)` returns (Express flavour). */
-export interface GatehouseInstance extends SessionManagement, ExpressTwoFactor {
+export interface GatehouseInstance
+  extends SessionManagement, ExpressTwoFactor, PasswordServerFunctions<[req: Request, res: ExpressResponse]> {
   handlers: GatehouseHandlers
   auth: GatehouseAuth
   signIn: GatehouseSignIn

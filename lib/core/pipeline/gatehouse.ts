@@ -30,6 +30,7 @@ import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting 
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
 import { twoFactorMembers, type TotpEnrolment, type TwoFactorMembers, type TwoFactorStatus } from "./two-factor-members"
+import { passwordCall, type PasswordInput, type PasswordMember } from "./password-calls"
 import {
   serverSignIn,
   serverSignOut,
@@ -47,6 +48,7 @@ export type { PathRouting, TotpEnrolment, TwoFactorStatus }
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
+export { passwordMembers, type PasswordInput, type PasswordMember } from "./password-calls"
 
 /** A config, or a function of the native request returning one (called per request; cached by returned object). */
 export type GatehouseInput<Native = unknown> = AuthConfig | ((request: Native | undefined) => Awaitable<AuthConfig>)
@@ -154,6 +156,8 @@ export interface Gatehouse extends TwoFactorMembers<RequestPort> {
   revokeUserSessions(userId: string): Promise<number>
   deleteUser(userId: string): Promise<AdapterUser | null>
   resetRateLimit(options: { identifier: string }): Promise<void>
+  /** A server function of the Password provider (`signUp`, `changePassword`, ...); its cookies go through the port. */
+  password(port: RequestPort, member: PasswordMember, input?: PasswordInput): Promise<{ ok: true }>
 }
 
 /** What the core remembers of one request: its session read and who is signed in. */
@@ -368,5 +372,11 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
       (port, fn) => withSession(port, (ctx) => fn(ctx)),
       (port) => port.origin(),
     ),
+    password: (port, member, input) =>
+      serverCall(port, async (rt, config, request) => {
+        const { setCookies } = await passwordCall(rt, config, request, member, input)
+        port.setCookies(setCookies, config)
+        return { ok: true as const }
+      }),
   }
 }

@@ -22,6 +22,7 @@ import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
 import { twoFactorAction } from "../methods/two-factor/route"
+import { passwordHandlers } from "../methods/password/routes"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
 
@@ -40,6 +41,7 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,
   "two-factor": twoFactorAction,
+  ...passwordHandlers,
 }
 
 /** The methods and CSRF rule that apply to this request: the provider type's when the route lists types. */
@@ -70,9 +72,11 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   const { action, method } = ctx.request
   const policy = policyOf(action)
   // An opt-in route that is off is not one of ours, like any unknown path.
-  if ((policy.feature && !ctx.config.features[policy.feature]) || (policy.configured && !ctx.config[policy.configured])) {
-    return { status: 400, headers: { ...jsonHeaders }, body: "Bad request." }
-  }
+  const off =
+    (policy.feature && !ctx.config.features[policy.feature]) ||
+    (policy.requiresProviderType && !ctx.config.providers.some((p) => p.type === policy.requiresProviderType)) ||
+    (policy.configured && !ctx.config[policy.configured])
+  if (off) return { status: 400, headers: { ...jsonHeaders }, body: "Bad request." }
   const handler = handlers[action]
   if (!handler || !policy.methods.includes(method)) throw new UnknownAction(`Cannot handle action: ${action}`)
   if (policy.provider === "required" && !ctx.provider) {

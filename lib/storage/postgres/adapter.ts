@@ -4,6 +4,7 @@ import type { Pool } from "pg"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
 import type { KeyValueStore } from "../kv"
 import { authenticatorMethods } from "./authenticators"
+import { passwordMethods } from "./passwords"
 import { migrationHinted } from "./query"
 import type { Queryable } from "./query"
 import { quoteSchema } from "./schema"
@@ -45,6 +46,7 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
     ...sessionMethods(db, s),
     ...authenticatorMethods(db, s),
     ...twoFactorMethods(db, s),
+    ...passwordMethods(db, s),
   }
 }
 

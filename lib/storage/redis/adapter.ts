@@ -7,6 +7,7 @@ import { clusterSessionMethods } from "./cluster-sessions"
 import { clusterUserMethods } from "./cluster-users"
 import { keyLayout } from "./keys"
 import type { RedisContext } from "./keys"
+import { passwordMethods } from "./passwords"
 import { sessionMethods } from "./sessions"
 import { RedisStore } from "./store"
 import { checkReplicaWait, isCluster } from "./replicas"
@@ -67,6 +68,7 @@ export function RedisAdapter(
     ...sessionMethods(ctx),
     ...authenticatorMethods(ctx),
     ...twoFactorMethods(ctx),
+    ...passwordMethods(ctx),
   }
   return {
     store: RedisStore(client, { prefix: `${p}kv:`, waitForReplicas: wait }),

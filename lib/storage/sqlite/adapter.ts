@@ -7,6 +7,7 @@ import { asSQLiteDatabase, openSQLite } from "./driver"
 import type { SQLiteDriver } from "./driver"
 import { addMissingColumns, SQLITE_SCHEMA } from "./schema"
 import type { SQLiteDatabase } from "./schema"
+import { passwordMethods } from "./passwords"
 import { sessionMethods } from "./sessions"
 import { SQLiteStore } from "./store"
 import { twoFactorMethods } from "./two-factor"
@@ -60,6 +61,7 @@ export function SQLiteAdapter(
     ...sessionMethods(db),
     ...authenticatorMethods(db),
     ...twoFactorMethods(db),
+    ...passwordMethods(db),
   }
 }
 

@@ -18,6 +18,9 @@ const NAMES: readonly (keyof EventCallbacks)[] = [
   "twoFactorEnabled",
   "twoFactorDisabled",
   "backupCodesRegenerated",
+  "passwordReset",
+  "passwordChanged",
+  "emailVerified",
 ]
 
 /**

@@ -29,6 +29,13 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     "two-factor-challenge": { limit: 5, window: 600, by: "identifier" },
     "two-factor-account": { limit: 10, window: 900, by: "identifier" },
     "email-code": { limit: 5, window: 600, by: "identifier" },
+    // The Password provider: sign-ups per IP, emails per address (shared by sign-up, forgot and resend), forgot and
+    // resend per IP, link uses per IP, and failed current-password checks per user.
+    "signup-ip": { limit: 10, window: 3600, by: "ip" },
+    "password-email-address": { limit: 3, window: 600, by: "identifier" },
+    "password-forgot-ip": { limit: 10, window: 600, by: "ip" },
+    "password-token-ip": { limit: 20, window: 600, by: "ip" },
+    "password-change": { limit: 10, window: 900, by: "identifier" },
   })
 
 /** Rules that count even when `rateLimit.enabled` is false: they protect one account or one code, not the server. */
