@@ -123,3 +123,36 @@ describe("twoFactor construction checks", () => {
     expect(() => Gatehouse(base({ adapter: partial, twoFactor: {} }))).toThrow("getTwoFactor, updateTwoFactor")
   })
 })
+
+describe("secret rotation", () => {
+  it("a row written under an old secret verifies with a code and is re-encrypted under the new one", async () => {
+    const { openTotpSecret } = await import("../../lib/core/methods/two-factor/secret")
+    const adapter = MemoryAdapter()
+    await adapter.createUser({ id: "u1", name: "Ada", email: "ada@example.test", emailVerified: null })
+    const token = "web-two-factor-rotation-token-01"
+    await adapter.createSession({
+      sessionToken: hashSessionToken(token),
+      userId: "u1",
+      expires: new Date(Date.now() + 3_600_000),
+      createdAt: new Date(),
+    })
+    const request = () => new Request("http://app.example/account", { headers: { cookie: `${COOKIE}=${token}` } })
+    const OLD = "old-rotation-secret-0123456789abcdef"
+    const NEW = "new-rotation-secret-0123456789abcdef"
+    const before = Gatehouse(base({ secret: OLD, adapter, twoFactor: {} }))
+    const { secret } = await before.enableTotp(request())
+    await before.verifyTotpEnrolment(request(), { code: totp(secret) })
+    const sealedOld = (await adapter.getTwoFactor("u1"))!.secret
+    expect((await openTotpSecret(sealedOld, "u1", [NEW])).ok).toBe(false)
+
+    // The sessions stay valid across the rotation (database sessions); the old secret still decrypts.
+    const after = Gatehouse(base({ secret: [NEW, OLD], adapter, twoFactor: {} }))
+    const { backupCodes } = await after.regenerateBackupCodes(request(), { code: totp(secret, 1) })
+    expect(backupCodes).toHaveLength(10)
+    const row = (await adapter.getTwoFactor("u1"))!
+    expect(row.secret).not.toBe(sealedOld)
+    expect((await openTotpSecret(row.secret, "u1", [NEW])).ok).toBe(true)
+    // A secret copied into another user's row does not open.
+    expect((await openTotpSecret(row.secret, "u2", [NEW, OLD])).ok).toBe(false)
+  })
+})

@@ -28,7 +28,7 @@ export interface FirstFactor {
  * ```
  */
 export async function secondFactorFor(
-  ctx: Pick<RequestContext, "config">,
+  ctx: Pick<RequestContext, "config" | "request">,
   first: FirstFactor,
 ): Promise<SecondFactorMethod | null> {
   const twoFactor = ctx.config.twoFactor
@@ -39,9 +39,11 @@ export async function secondFactorFor(
   if (type === "webauthn" && first.userVerified === true && twoFactor.passkeys === "skip") return null
   const row = await twoFactor.store.getTwoFactor(String(user.id))
   if (row?.verifiedAt) return "totp"
+  // An email link or code, and the Password provider's address verification, are email proofs: never counted twice.
+  const emailProof = type === "email" || ctx.request.action === "verify-email"
   if (
     twoFactor.methods.includes("email") &&
-    type !== "email" &&
+    !emailProof &&
     typeof user.email === "string" &&
     user.email !== "" &&
     (await twoFactor.required(user))
