@@ -503,3 +503,60 @@ for (const [name, open, describeFor] of realDatabases) {
     acceptance("database")
   })
 }
+
+describe("two-factor edges", () => {
+  beforeEach(() => fakeDateOnly(Math.floor(Date.now() / 30_000) * 30_000 + 10_600))
+  afterEach(() => jest.useRealTimers())
+
+  it("pages.twoFactor: first factors go to the app's page, the built-in GET redirects there keeping error and retry", async () => {
+    const h = makeApp("jwt", { issuer: "Gatehouse Test" }, { pages: { twoFactor: "/my-2fa" } })
+    const { secret } = await enrolled(h, "alice")
+    const first = await firstFactor(h.app, "alice")
+    expect(loc(first.res)).toBe("/my-2fa")
+    const page = await request(h.app)
+      .get("/auth/two-factor?error=RateLimited&retry=60&other=x")
+      .set("Cookie", cookieHeader(first.jar))
+    expect(page.status).toBe(302)
+    expect(loc(page)).toBe("/my-2fa?error=RateLimited&retry=60")
+    // The app's page posts like the built-in one; an API client gets the JSON form of every answer.
+    const wrong = await secondFactor(h.app, first.jar, { code: "12345" }, { "X-Auth-Return-Redirect": "1" })
+    expect(wrong.res.status).toBe(200)
+    expect(String(wrong.res.body.url).replace(/^http:\/\/127\.0\.0\.1:\d+/, "")).toBe("/my-2fa?error=TwoFactorInvalid")
+    const right = await secondFactor(
+      h.app,
+      wrong.jar,
+      { code: codeAtStep(secret, 0) },
+      { "X-Auth-Return-Redirect": "1" },
+    )
+    expect(right.res.status).toBe(200)
+    expect(String(right.res.body.url).endsWith("/home")).toBe(true)
+    expect(hasSessionCookie(right.res)).toBe(true)
+  })
+
+  it("bad input: arrays, objects, both fields and none are wrong codes (counted), nothing signs in", async () => {
+    const h = makeApp("database")
+    const { secret } = await enrolled(h, "alice")
+    const first = await firstFactor(h.app, "alice")
+    let jar = first.jar
+    for (const body of [{ code: ["1", "2"] }, { code: { a: 1 } }, {}, { code: "123456", backupCode: "abcde-12345" }]) {
+      const c = await csrf(h.app, jar)
+      const res = await request(h.app)
+        .post("/auth/two-factor")
+        .set("Cookie", cookieHeader(c.jar))
+        .send({ csrfToken: c.token, ...body })
+      expect(res.status).toBe(302)
+      expect(loc(res)).toBe("/auth/two-factor?error=TwoFactorInvalid")
+      expect(hasSessionCookie(res)).toBe(false)
+      jar = cookieJar(c.jar, res.headers["set-cookie"])
+    }
+    // A missing CSRF token is the usual MissingCSRF and counts nothing: the fifth attempt still signs in.
+    const forged = await request(h.app)
+      .post("/auth/two-factor")
+      .set("Cookie", cookieHeader(jar))
+      .type("form")
+      .send({ code: "000000" })
+    expect(loc(forged)).toContain("error=MissingCSRF")
+    const done = await secondFactor(h.app, jar, { code: codeAtStep(secret, 0) })
+    expect(loc(done.res)).toBe("/home")
+  })
+})

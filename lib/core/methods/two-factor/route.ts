@@ -87,7 +87,8 @@ async function showChallenge(ctx: RequestContext): Promise<AuthResult> {
   if (custom) {
     const kept: Record<string, string> = {}
     for (const key of ["error", "retry", "sent"]) if (typeof query[key] === "string") kept[key] = query[key]
-    return { redirect: Object.keys(kept).length ? withQuery(custom, kept) : custom }
+    const target = twoFactorPageUrl(ctx)
+    return { redirect: Object.keys(kept).length ? withQuery(target, kept) : target }
   }
   const retry = Number(query.retry)
   const { status, html } = renderTwoFactorPage({
