@@ -228,6 +228,20 @@ describe("email one-time codes", () => {
         .type("form")
         .send({ csrfToken: k.token, code })
     }
+    // "Send a new code": a second mail; the first code stops working.
+    const k0 = await csrf(app, jar)
+    const resent = await request(app)
+      .post("/auth/two-factor")
+      .set("Cookie", cookieHeader(k0.jar))
+      .type("form")
+      .send({ csrfToken: k0.token, resend: "1" })
+    expect(path(resent)).toBe("/auth/two-factor?sent=1")
+    expect(mails).toHaveLength(2)
+    expect(mails[1]).toMatchObject({ purpose: "two-factor", identifier: "gus@example.test" })
+    if (mails[0]!.code !== mails[1]!.code) {
+      expect(path(await submit(mails[0]!.code!))).toBe("/auth/two-factor?error=TwoFactorInvalid")
+    }
+    mails.shift()
     const wrong = await submit(wrongOf(mails[0]!.code!))
     expect(path(wrong)).toBe("/auth/two-factor?error=TwoFactorInvalid")
     expect(hasSession(wrong)).toBe(false)
