@@ -276,7 +276,7 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
       url("/check-email?provider=email&type=email"),
     )
     expect(await page.title()).toBe("Check your email · Gatehouse demo")
-    expect(await bodyText()).toContain("The link is valid for 10 minutes and works once.")
+    expect(await bodyText()).toContain("The link and the code are valid for 10 minutes")
     expect(mailbox.messages()[0]?.to).toBe("browser.user@example.test")
 
     await navigate(() => page.getByRole("link", { name: "Open the dev mailbox" }).click(), url("/dev/mailbox"))

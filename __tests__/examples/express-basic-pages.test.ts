@@ -141,7 +141,8 @@ describe("the demo's check-your-email page", () => {
     expect(page.headers["content-security-policy"]).toContain("default-src 'none'")
     expect(page.text).toContain("<title>Check your email · Gatehouse demo</title>")
     expect(page.text).toContain('<a class="button" href="/dev/mailbox">Open the dev mailbox</a>')
-    expect(page.text).toContain("The link is valid for 10 minutes and works once.")
+    expect(page.text).toContain("The link and the code are valid for 10 minutes; whichever you use first signs you in.")
+    expect(page.text).toContain('<form class="login" method="post" action="/auth/callback/email">')
   })
 })
 
