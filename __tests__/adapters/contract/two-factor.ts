@@ -51,21 +51,17 @@ export function twoFactorCases(ctx: ContractContext): void {
       const row = aRow(uid())
       await ctx.adapter().upsertTwoFactor(row)
       const codes = ["x", null, null, null, null, null, null, null, null, null]
-      const updated = await ctx.adapter().updateTwoFactor(
-        row.userId,
-        { lastUsedStep: 58_000_200, backupCodes: codes },
-        { expectedVersion: 0 },
-      )
+      const updated = await ctx
+        .adapter()
+        .updateTwoFactor(row.userId, { lastUsedStep: 58_000_200, backupCodes: codes }, { expectedVersion: 0 })
       expect(updated).toMatchObject({ lastUsedStep: 58_000_200, backupCodes: codes, version: 1, secret: row.secret })
       expect(updated!.updatedAt.getTime()).toBeGreaterThan(row.updatedAt.getTime())
       expect(await ctx.adapter().updateTwoFactor(row.userId, { lastUsedStep: 1 }, { expectedVersion: 0 })).toBeNull()
       const after = await ctx.adapter().getTwoFactor(row.userId)
       expect(after).toMatchObject({ lastUsedStep: 58_000_200, version: 1 })
-      const verified = await ctx.adapter().updateTwoFactor(
-        row.userId,
-        { verifiedAt: null, secret: "gh1.other" },
-        { expectedVersion: 1 },
-      )
+      const verified = await ctx
+        .adapter()
+        .updateTwoFactor(row.userId, { verifiedAt: null, secret: "gh1.other" }, { expectedVersion: 1 })
       expect(verified).toMatchObject({ verifiedAt: null, secret: "gh1.other", version: 2, lastUsedStep: 58_000_200 })
     })
 

@@ -71,7 +71,9 @@ describe("the verify-request page with codes", () => {
       theme: {},
       code: { action: "/a", csrfToken: "t", length: 8, withAddress: true },
     }).html
-    expect(withAddress).toContain('<input class="field" id="email" type="email" name="email" autocomplete="email" required>')
+    expect(withAddress).toContain(
+      '<input class="field" id="email" type="email" name="email" autocomplete="email" required>',
+    )
     expect(withAddress).toContain('maxlength="9"')
   })
 })

@@ -8,11 +8,7 @@ import {
   totpCode,
 } from "../../../lib/core/methods/two-factor/totp"
 import { newTotpSecret, openTotpSecret, sealTotpSecret } from "../../../lib/core/methods/two-factor/secret"
-import {
-  matchBackupCode,
-  newBackupCodes,
-  normalizeBackupCode,
-} from "../../../lib/core/methods/two-factor/backup-codes"
+import { matchBackupCode, newBackupCodes, normalizeBackupCode } from "../../../lib/core/methods/two-factor/backup-codes"
 
 const seed = Buffer.from("12345678901234567890")
 

@@ -57,4 +57,3 @@ export async function sentToAddress(ctx: RequestContext, providerId: string): Pr
   const masked = typeof value === "object" && value !== null ? (value as Partial<SealedAddress>).m : value
   return typeof masked === "string" && masked.length <= 320 ? masked : undefined
 }
-
