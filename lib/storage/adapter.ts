@@ -197,6 +197,52 @@ export interface AuthenticatorAdapter {
   ): Awaitable<AdapterAuthenticator | null>
 }
 
+/** A value of an audit event's `details`: only flat scalars (the allowlist of accounts.md table 4.2). */
+export type AuditDetailValue = string | number | boolean | null
+
+/**
+ * One audit event as stored (accounts.md §4.1): `at` keeps milliseconds. It never holds a secret or an email address;
+ * `details` holds only the keys the core's allowlist names for its type.
+ */
+export interface AdapterAuditEvent {
+  /** 22 base64url characters (128 random bits). */
+  id: string
+  type: string
+  at: Date
+  userId: string | null
+  actorId: string | null
+  ip: string | null
+  userAgent: string | null
+  provider: string | null
+  outcome: "success" | "failure"
+  reason: string | null
+  details?: Record<string, AuditDetailValue> | null
+}
+
+/** Which audit events a listing wants: newest first by `(at, id)`, strictly before `before`, at most `limit`. */
+export interface AuditEventFilter {
+  userId?: string
+  type?: string
+  before?: { at: Date; id: string }
+  limit: number
+}
+
+/** The audit trail's storage (optional; all four shipped adapters have it). */
+export interface AuditAdapter {
+  /**
+   * Stores one event. `options.expires` is when retention will prune it (a store with TTLs, such as Redis, may drop
+   * it by itself then).
+   */
+  createAuditEvent(
+    event: AdapterAuditEvent,
+    options?: { expires?: Date },
+  ): Awaitable<AdapterAuditEvent | null | undefined | void>
+  /** Events newest first by `(at, id)`, filtered by user and/or type, strictly before `before`. */
+  listAuditEvents(filter: AuditEventFilter): Awaitable<AdapterAuditEvent[]>
+  /** Deletes the events with `at < before`; resolves to how many went. */
+  deleteAuditEvents(filter: { before: Date }): Awaitable<number>
+}
+
 /**
  * The adapter's key-value store (revocation watermarks, replay guards, rate limits). Gatehouse uses it unless the
  * config names another `store`; the shipped adapters keep it in the same database.
@@ -213,6 +259,7 @@ export type Adapter = Partial<
     IdpSessionAdapter &
     VerificationTokenAdapter &
     AuthenticatorAdapter &
+    AuditAdapter &
     StoreAdapter
 >
 
@@ -273,4 +320,7 @@ export const sessionNeutral = {
   updateAuthenticatorCounter: true,
   deleteAuthenticator: true,
   updateAuthenticator: true,
+  createAuditEvent: true,
+  listAuditEvents: true,
+  deleteAuditEvents: true,
 } as const satisfies { readonly [M in Exclude<AdapterMethod, SessionMutator>]: true }

@@ -80,7 +80,7 @@ export function notFound(model: "User" | "Authenticator", id: string): Error {
 
 /** The error a create throws when it would break a uniqueness rule. */
 export function conflict(
-  what: "User id" | "Email" | "Account" | "Authenticator",
+  what: "User id" | "Email" | "Account" | "Authenticator" | "Audit event",
   cause: Record<string, unknown>,
 ): Error {
   return coded(`${what} already exists`, "adapter_conflict", cause)

@@ -21,6 +21,7 @@ import {
 } from "../internal/models"
 import type { AccountKey } from "../internal/models"
 import { MemoryStore } from "./store"
+import { memoryAuditMethods } from "./audit"
 import { TOKEN_COLUMNS } from "../internal/rows"
 
 const accountId = (a: AccountKey): string => JSON.stringify([a.provider, a.providerAccountId])
@@ -57,6 +58,7 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
 
   return {
     store: MemoryStore(),
+    ...memoryAuditMethods(),
     async createUser(user) {
       const id = newUserId(user)
       if (users.has(id)) throw conflict("User id", { id })

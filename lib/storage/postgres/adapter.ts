@@ -3,6 +3,7 @@
 import type { Pool } from "pg"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
 import type { KeyValueStore } from "../kv"
+import { auditMethods } from "./audit"
 import { authenticatorMethods } from "./authenticators"
 import { migrationHinted } from "./query"
 import type { Queryable } from "./query"
@@ -38,7 +39,13 @@ export type PostgresAdapterInstance = Required<Adapter> &
   }
 
 function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<Adapter> & AccountTokenAdapter {
-  return { store, ...userMethods(db, s), ...sessionMethods(db, s), ...authenticatorMethods(db, s) }
+  return {
+    store,
+    ...userMethods(db, s),
+    ...sessionMethods(db, s),
+    ...authenticatorMethods(db, s),
+    ...auditMethods(db, s),
+  }
 }
 
 function ignoreIdleError(): void {

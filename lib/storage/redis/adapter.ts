@@ -2,6 +2,7 @@
 // The methods live by the contract's groups (users.ts, sessions.ts, authenticators.ts); this file assembles them.
 import type { Cluster, Redis } from "ioredis"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
+import { auditMethods } from "./audit"
 import { authenticatorMethods } from "./authenticators"
 import { clusterSessionMethods } from "./cluster-sessions"
 import { clusterUserMethods } from "./cluster-users"
@@ -29,7 +30,7 @@ export interface RedisAdapterOptions {
  * Creates an adapter on an ioredis client. Keys (all under `prefix`): `user:<id>`, `email:<lower-cased email>`,
  * `account:<provider>:<providerAccountId>` (URI-encoded parts), `session:<token>`, `vt:<identifier>:<token>`,
  * `authenticator:<credentialID>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
- * `user-authenticators:<id>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
+ * `user-authenticators:<id>`, the audit trail's `audit:<id>`, `audit-all` and `audit-user:<userId>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
  * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
  * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
@@ -61,7 +62,7 @@ export function RedisAdapter(
   const cluster = isCluster(client)
   const wait = checkReplicaWait(options.waitForReplicas)
   const ctx: RedisContext = { client, p, key: keyLayout(p, cluster), wait }
-  const methods = { ...userMethods(ctx), ...sessionMethods(ctx), ...authenticatorMethods(ctx) }
+  const methods = { ...userMethods(ctx), ...sessionMethods(ctx), ...authenticatorMethods(ctx), ...auditMethods(ctx) }
   return {
     store: RedisStore(client, { prefix: `${p}kv:`, waitForReplicas: wait }),
     ...methods,

@@ -2,6 +2,7 @@
 // `bun:sqlite` (Bun) or `node:sqlite` (Deno, Node 22.5+). The methods live by the contract's groups (users.ts,
 // sessions.ts, authenticators.ts); this file assembles them.
 import type { AccountTokenAdapter, Adapter, IdpSessionAdapter } from "../adapter"
+import { auditMethods } from "./audit"
 import { authenticatorMethods } from "./authenticators"
 import { asSQLiteDatabase, openSQLite } from "./driver"
 import type { SQLiteDriver } from "./driver"
@@ -53,7 +54,13 @@ export function SQLiteAdapter(
   db.exec(SQLITE_SCHEMA)
   addMissingColumns(db)
 
-  return { store: SQLiteStore(db), ...userMethods(db), ...sessionMethods(db), ...authenticatorMethods(db) }
+  return {
+    store: SQLiteStore(db),
+    ...userMethods(db),
+    ...sessionMethods(db),
+    ...authenticatorMethods(db),
+    ...auditMethods(db),
+  }
 }
 
 export default SQLiteAdapter
