@@ -29,6 +29,8 @@ export type WarningCode =
   | "entra-tenant-refused"
   | "par-required-by-server"
   | "fapi2-insecure-requests"
+  | "audit-store-failed"
+  | "audit-sink-failed"
 
 /** Shown after the code by the built-in logger (a custom `warn` gets the same text as its second argument). */
 export const warningMessages: Readonly<Record<WarningCode, string>> = Object.freeze({
@@ -83,6 +85,11 @@ export const warningMessages: Readonly<Record<WarningCode, string>> = Object.fre
     "The provider requires pushed authorization requests but `par: false` is set: its sign-ins will be refused.",
   "fapi2-insecure-requests":
     "A `fapi2` provider allows plain-http requests (`allowInsecureRequests`); use this in development only.",
+  "audit-store-failed":
+    "An audit event could not be stored (the request went on); check the adapter's audit_events table and the " +
+    "database. Logged at most once a minute.",
+  "audit-sink-failed":
+    "The `audit.sink` threw, rejected or took longer than 5 s (the request went on). Logged at most once a minute.",
 })
 
 /** What `config.logger` may override; each level left out uses the built-in one. */

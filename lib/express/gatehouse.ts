@@ -8,6 +8,7 @@ import type { Session } from "../core"
 import { createGatehouse, type ServerCallResult } from "../core/pipeline/gatehouse"
 import { MissingRequestContext } from "../errors"
 import { attachSession, gate } from "./guard"
+import { expressAccountMembers } from "./accounts"
 import { authHandlers } from "./handlers"
 import { ExpressPort, isExpressRequest, writeServerCall } from "./port"
 import type * as T from "./types"
@@ -62,7 +63,6 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
           .then((pass) => (pass ? then(req, res, next) : undefined))
           .catch(next)
       })
-
   const auth = ((...args: unknown[]) => {
     if (args.length === 0) {
       const { req, res } = current("auth")
@@ -123,6 +123,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     revokeUserSessions: (userId) => core.revokeUserSessions(userId),
     deleteUser: (userId) => core.deleteUser(userId),
     resetRateLimit: (options) => core.resetRateLimit(options),
+    ...expressAccountMembers(core.accounts, port),
   }
 }
 

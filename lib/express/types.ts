@@ -2,6 +2,8 @@
 import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from "express"
 import type { AuthConfig, Awaitable, Session } from "../core"
 import type {
+  AccountMembers,
+  ServerOnlyAccountMember,
   AccessOptions,
   AccessTokenResult,
   AuthorizationParams,
@@ -105,8 +107,20 @@ export interface SessionManagement {
   ): Promise<AccessTokenResult | null>
 }
 
+/**
+ * Account self-service, administration and the audit trail (accounts.md), Express flavour: each member takes
+ * `(req, res, ...input)`; `pruneAuditEvents()` takes no request.
+ */
+export type ExpressAccountMembers = {
+  [K in keyof AccountMembers]: K extends ServerOnlyAccountMember
+    ? AccountMembers[K]
+    : AccountMembers[K] extends (port: never, ...rest: infer A) => infer R
+      ? (req: Request, res: ExpressResponse, ...rest: A) => R
+      : never
+}
+
 /** What `Gatehouse(config)` returns (Express flavour). */
-export interface GatehouseInstance extends SessionManagement {
+export interface GatehouseInstance extends SessionManagement, ExpressAccountMembers {
   handlers: GatehouseHandlers
   auth: GatehouseAuth
   signIn: GatehouseSignIn

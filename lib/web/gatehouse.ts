@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from "node:async_hooks"
 import { createGatehouse } from "../core/pipeline/gatehouse"
 import { MissingRequestContext } from "../errors"
+import { webAccountMembers } from "./accounts"
 import { denial, serverCallAnswer, webPorts } from "./port"
 import type { WebAuth, WebConfigInput, WebGatehouse, WebHandler } from "./types"
 
@@ -80,5 +81,6 @@ export function Gatehouse(config: WebConfigInput): WebGatehouse {
     revokeUserSessions: (userId) => core.revokeUserSessions(userId),
     deleteUser: (userId) => core.deleteUser(userId),
     resetRateLimit: (options) => core.resetRateLimit(options),
+    ...webAccountMembers(core.accounts, portOf),
   }
 }

@@ -1,6 +1,8 @@
 /** The public types of the Fetch flavour of `Gatehouse(config)` (`gatehouse-auth/web`). */
 import type { AuthConfig, Awaitable, Session } from "../core"
 import type {
+  AccountMembers,
+  ServerOnlyAccountMember,
   AccessTokenResult,
   AuthorizationParams,
   GetAccessTokenOptions,
@@ -52,7 +54,19 @@ export interface WebSessionManagement {
 }
 
 /** What `Gatehouse(config)` from `gatehouse-auth/web` returns. */
-export interface WebGatehouse extends WebSessionManagement {
+/**
+ * Account self-service, administration and the audit trail (accounts.md), Fetch flavour: each member takes
+ * `(request, ...input)`; `pruneAuditEvents()` takes no request.
+ */
+export type WebAccountMembers = {
+  [K in keyof AccountMembers]: K extends ServerOnlyAccountMember
+    ? AccountMembers[K]
+    : AccountMembers[K] extends (port: never, ...rest: infer A) => infer R
+      ? (request: Request, ...rest: A) => R
+      : never
+}
+
+export interface WebGatehouse extends WebSessionManagement, WebAccountMembers {
   handlers: { GET(request: Request): Promise<Response>; POST(request: Request): Promise<Response> }
   /** Answers a request under the base path; `undefined` for any other path (let the app answer it). */
   handle(request: Request): Promise<Response | undefined>

@@ -11,6 +11,7 @@ import type { Provider, CredentialInput } from "../../providers/types"
 import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from "../../models"
 import type { raw, skipCSRFCheck } from "../../symbols"
 import type { SessionCacheOptions } from "./config/session-cache"
+import type { AuditOptions } from "./audit/types"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -267,6 +268,11 @@ export interface AuthConfig {
   adapterTimeout?: number
   /** The path the auth routes are mounted under (default `/auth`, or the path of `AUTH_URL`). */
   basePath?: string | undefined
+  /**
+   * The audit trail: `store` (`"adapter"`, the default when the adapter has the audit methods, or `false`), a `sink`
+   * called once per event, and `retention` in days (default 90).
+   */
+  audit?: AuditOptions
   /** Hooks that decide or shape the flow: `signIn`, `redirect`, `jwt`, `session`. */
   callbacks?: Partial<CallbacksOptions>
   /** Per-cookie overrides of names and options (a check cookie's `maxAge` is honoured). */

@@ -27,6 +27,7 @@ import {
 import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions } from "../session/refresh"
 import type { PrincipalMemo, SessionContext } from "../session/types"
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
+import { accountMembers, type AccountMembers } from "./accounts"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
 import {
@@ -42,7 +43,9 @@ import {
 
 export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
 export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
-export type { PathRouting }
+export type { PathRouting, AccountMembers }
+export type { ServerOnlyAccountMember } from "./accounts"
+export { SERVER_ONLY_ACCOUNT_MEMBERS } from "./accounts"
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
@@ -153,6 +156,8 @@ export interface Gatehouse {
   revokeUserSessions(userId: string): Promise<number>
   deleteUser(userId: string): Promise<AdapterUser | null>
   resetRateLimit(options: { identifier: string }): Promise<void>
+  /** Account self-service, administration and the audit trail (accounts.md), mapped by name by the edges. */
+  accounts: AccountMembers<RequestPort>
 }
 
 /** What the core remembers of one request: its session read and who is signed in. */
@@ -222,7 +227,12 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
   const contextOf = (port: RequestPort, rt: ConfigRuntime, config: ResolvedConfig): SessionContext =>
     serverSessionContext(
       config,
-      { secure: port.https, cookie: port.cookie, userAgent: port.userAgent },
+      {
+        secure: port.https,
+        cookie: port.cookie,
+        userAgent: port.userAgent,
+        clientIp: () => port.clientIp(config) ?? null,
+      },
       { sessionCache: rt.sessionCache, memo: memoryOf(port.native).principal },
     )
 
@@ -360,5 +370,6 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     revokeUserSessions: async (userId) => revokeUserSessions(await serverConfig(), userId),
     deleteUser: async (userId) => deleteUser(await serverConfig(), userId),
     resetRateLimit: async ({ identifier }) => resetAccountLimits(await serverConfig(), identifier),
+    accounts: accountMembers<RequestPort>({ withSession, serverConfig }),
   }
 }

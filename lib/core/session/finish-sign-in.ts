@@ -11,6 +11,7 @@ import type { AuthResult } from "../kernel/response"
 import { issueSession } from "./"
 import type { Account, CallbacksOptions, Profile, User } from "../kernel/types"
 import { sessionContext } from "./context"
+import { recordAudit } from "../kernel/audit"
 
 /**
  * Calls `callbacks.signIn`. Returns `undefined` to continue, or a URL (through the `redirect` callback) when the
@@ -82,6 +83,12 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
           },
         }
       : {}),
+  })
+  await recordAudit(sessionContext(ctx), {
+    type: "signin",
+    userId: user.id === undefined || user.id === null ? null : String(user.id),
+    provider: account?.provider ?? ctx.provider?.id ?? null,
+    details: { newUser: isNewUser === true },
   })
   const newUser = ctx.config.pages.newUser
   if (isNewUser && newUser) {

@@ -21,6 +21,8 @@ import { createRateLimiter } from "../rate-limit/limiter"
 import { MemoryStore } from "../../../storage/memory/store"
 import { resolveSecrets, untrustedHost } from "./secret"
 import { warnEnvTypos } from "./env-typos"
+import { resolveAudit } from "../audit/config"
+import { recordAudit } from "../audit/record"
 
 export interface ResolveOptions {
   env?: Env
@@ -124,6 +126,18 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   const kv = config.store ?? config.adapter?.store ?? newMemoryStore()
   const kvSource = config.store ? "config" : config.adapter?.store ? "adapter" : "memory"
   const events = Object.freeze(wrapEvents(config.events ?? {}, logger))
+  const audit = resolveAudit(config.audit, userAdapter, adapterTimeout)
+  // The limiter's first refusal per rule and key in a window is also the audit event `ratelimit.hit`.
+  const limiterEvents: typeof events = Object.freeze({
+    ...events,
+    rateLimited: async (message: Parameters<typeof events.rateLimited>[0]) => {
+      await events.rateLimited(message)
+      await recordAudit(
+        { config: { audit, session, logger }, clientIp: () => message.ip ?? null },
+        { type: "ratelimit.hit", userId: null, outcome: "failure", reason: message.rule },
+      )
+    },
+  })
   const resolved: ResolvedConfig = {
     basePath,
     secret: Object.freeze([...secret]),
@@ -161,11 +175,12 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
         secret: secret[0]!,
         kv,
         kvSource,
-        events,
+        events: limiterEvents,
         logger,
       },
       newMemoryStore,
     ),
+    audit,
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,

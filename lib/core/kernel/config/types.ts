@@ -12,6 +12,7 @@ import type {
 import type { LoggerInstance } from "../../../logger"
 import type { KeyValueStore } from "../../../storage/kv"
 import type { RateLimiter } from "../rate-limit/limiter"
+import type { ResolvedAudit } from "../audit/types"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -136,4 +137,6 @@ export interface ResolvedConfig {
   readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
   /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
   readonly rateLimit: RateLimiter
+  /** The audit trail (`config.audit`): its store, sink and retention. */
+  readonly audit: ResolvedAudit
 }

@@ -8,6 +8,7 @@ import type { RequestContext } from "../../kernel/context"
 import { signedInUser } from "../../session/principal"
 import type { Account, Profile, User } from "../../kernel/types"
 import { sessionContext } from "../../session/context"
+import { recordAudit } from "../../kernel/audit"
 
 function storedAccount(provider: ResolvedOAuthProvider, account: Account, userId: string): AdapterAccount {
   const picked = provider.account ? (provider.account(account) ?? {}) : {}
@@ -60,6 +61,7 @@ export async function linkOrRegister(
 
   if (signedIn) {
     await link(signedIn)
+    await recordAudit(sessionContext(ctx), { type: "account.linked", userId: signedIn.id, provider: provider.id })
     return { user: signedIn, isNewUser: false }
   }
 
