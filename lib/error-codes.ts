@@ -49,6 +49,18 @@ export type ErrorType =
   | "LastCredential"
   | "RefreshTokenError"
   | "RateLimited"
+  | "SessionRequired"
+  | "AdminRequired"
+  | "AdminTarget"
+  | "InvalidTarget"
+  | "ImpersonationRestricted"
+  | "AlreadyImpersonating"
+  | "NotImpersonating"
+  | "AccountBanned"
+  | "AccountAlreadyLinked"
+  | "EmailInUse"
+  | "InvalidEmail"
+  | "InvalidRole"
 
 /**
  * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
@@ -137,6 +149,18 @@ export type AuthErrorCode =
   | "par_unavailable"
   | "request_object_key_invalid"
   | "tenant_not_allowed"
+  | "session_required"
+  | "admin_required"
+  | "admin_target"
+  | "invalid_target"
+  | "impersonation_restricted"
+  | "already_impersonating"
+  | "not_impersonating"
+  | "account_banned"
+  | "account_already_linked"
+  | "email_in_use"
+  | "invalid_email"
+  | "invalid_role"
 
 /** The code of each error type when the thrower names no finer one. */
 export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
@@ -178,4 +202,16 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   LastCredential: "last_credential",
   RefreshTokenError: "refresh_token_error",
   RateLimited: "rate_limited",
+  SessionRequired: "session_required",
+  AdminRequired: "admin_required",
+  AdminTarget: "admin_target",
+  InvalidTarget: "invalid_target",
+  ImpersonationRestricted: "impersonation_restricted",
+  AlreadyImpersonating: "already_impersonating",
+  NotImpersonating: "not_impersonating",
+  AccountBanned: "account_banned",
+  AccountAlreadyLinked: "account_already_linked",
+  EmailInUse: "email_in_use",
+  InvalidEmail: "invalid_email",
+  InvalidRole: "invalid_role",
 }

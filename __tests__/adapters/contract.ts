@@ -9,6 +9,7 @@ import { tokenCases } from "./contract/tokens"
 import { authenticatorCases } from "./contract/authenticators"
 import { passkeyCases } from "./contract/passkeys"
 import { auditCases } from "./contract/audit"
+import { directoryCases } from "./contract/directory"
 
 export type { FullAdapter } from "./contract/fixtures"
 
@@ -75,6 +76,8 @@ export function runAdapterContract(
         "updateAuthenticatorCounter",
         "deleteAuthenticator",
         "updateAuthenticator",
+        "listUsers",
+        "listAccountsByUserId",
         "createAuditEvent",
         "listAuditEvents",
         "deleteAuditEvents",
@@ -91,5 +94,6 @@ export function runAdapterContract(
     authenticatorCases(ctx)
     passkeyCases(ctx)
     auditCases(ctx)
+    directoryCases(ctx)
   })
 }

@@ -197,6 +197,27 @@ export interface AuthenticatorAdapter {
   ): Awaitable<AdapterAuthenticator | null>
 }
 
+/** Where a `listUsers` page starts: strictly after this user in the listing order. */
+export interface UserCursor {
+  /** The lower-cased email of the last user returned, or `null` for a user without one. */
+  emailKey: string | null
+  id: string
+}
+
+/**
+ * Administration and self-service reads (accounts.md §6.1): users in a stable order for keyset pagination, and every
+ * account row of a user.
+ */
+export interface UserDirectoryAdapter {
+  /**
+   * Users ordered by lower-cased email, then id; users without an email last, by id. `emailPrefix` (lower-cased by
+   * the caller) and `id` (exact) filter, OR-ed when both are given; `after` starts strictly after that user.
+   */
+  listUsers(filter: { emailPrefix?: string; id?: string; after?: UserCursor; limit: number }): Awaitable<AdapterUser[]>
+  /** Every account row of the user, tokens included (the core strips them). */
+  listAccountsByUserId(userId: string): Awaitable<AdapterAccount[]>
+}
+
 /** A value of an audit event's `details`: only flat scalars (the allowlist of accounts.md table 4.2). */
 export type AuditDetailValue = string | number | boolean | null
 
@@ -259,6 +280,7 @@ export type Adapter = Partial<
     IdpSessionAdapter &
     VerificationTokenAdapter &
     AuthenticatorAdapter &
+    UserDirectoryAdapter &
     AuditAdapter &
     StoreAdapter
 >
@@ -320,6 +342,8 @@ export const sessionNeutral = {
   updateAuthenticatorCounter: true,
   deleteAuthenticator: true,
   updateAuthenticator: true,
+  listUsers: true,
+  listAccountsByUserId: true,
   createAuditEvent: true,
   listAuditEvents: true,
   deleteAuditEvents: true,

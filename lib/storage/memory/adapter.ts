@@ -10,6 +10,8 @@ import type {
   VerificationToken,
 } from "../adapter"
 import {
+  userTokenIdentifiers,
+  listUsersIn,
   conflict,
   copyAuthenticator,
   copySession,
@@ -103,6 +105,10 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       for (const [id, a] of accounts) if (a.userId === userId) accounts.delete(id)
       for (const [id, s] of sessions) if (s.userId === userId) sessions.delete(id)
       for (const [id, a] of authenticators) if (a.userId === userId) authenticators.delete(id)
+      if (key !== null) {
+        for (const [id, t] of tokens)
+          if (userTokenIdentifiers(key).includes(t.identifier.toLowerCase())) tokens.delete(id)
+      }
       return user
     },
     async linkAccount(account) {
@@ -119,6 +125,12 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       if (!stored) return null
       accounts.delete(id)
       return stored
+    },
+    async listUsers(filter) {
+      return listUsersIn([...users.values()], filter).map(clone)
+    },
+    async listAccountsByUserId(userId) {
+      return [...accounts.values()].filter((a) => a.userId === userId).map(clone)
     },
     async getAccount(providerAccountId, provider) {
       const stored = accounts.get(accountId({ provider, providerAccountId }))

@@ -5,6 +5,7 @@ import type { AccountTokenAdapter, Adapter } from "../adapter"
 import type { KeyValueStore } from "../kv"
 import { auditMethods } from "./audit"
 import { authenticatorMethods } from "./authenticators"
+import { directoryMethods } from "./directory"
 import { migrationHinted } from "./query"
 import type { Queryable } from "./query"
 import { quoteSchema } from "./schema"
@@ -45,6 +46,7 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
     ...sessionMethods(db, s),
     ...authenticatorMethods(db, s),
     ...auditMethods(db, s),
+    ...directoryMethods(db, s),
   }
 }
 

@@ -69,8 +69,16 @@ export function userMethods(db: Queryable, s: string): UserAdapter & AccountToke
       }
     },
     async deleteUser(userId) {
-      // Accounts, sessions and authenticators go with the user (ON DELETE CASCADE) in this one statement.
-      const row = await one<UserRow>(`DELETE FROM ${s}.users WHERE id = $1 RETURNING *`, [userId])
+      // Accounts, sessions and authenticators go with the user (ON DELETE CASCADE), and the verification tokens of
+      // its address (sign-in links, Gatehouse password links) in the same statement.
+      const row = await one<UserRow>(
+        `WITH u AS (DELETE FROM ${s}.users WHERE id = $1 RETURNING *),
+              t AS (DELETE FROM ${s}.verification_tokens WHERE lower(identifier) IN (
+                SELECT k FROM u, LATERAL (VALUES (lower(u.email)), ('gatehouse:verify-email:' || lower(u.email)),
+                  ('gatehouse:password-reset:' || lower(u.email))) AS v(k) WHERE u.email IS NOT NULL))
+         SELECT * FROM u`,
+        [userId],
+      )
       return row ? userFromRow(row) : null
     },
     async linkAccount(account) {

@@ -4,6 +4,7 @@ import type { Cluster, Redis } from "ioredis"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
 import { auditMethods } from "./audit"
 import { authenticatorMethods } from "./authenticators"
+import { directoryMethods } from "./directory"
 import { clusterSessionMethods } from "./cluster-sessions"
 import { clusterUserMethods } from "./cluster-users"
 import { keyLayout } from "./keys"
@@ -62,7 +63,13 @@ export function RedisAdapter(
   const cluster = isCluster(client)
   const wait = checkReplicaWait(options.waitForReplicas)
   const ctx: RedisContext = { client, p, key: keyLayout(p, cluster), wait }
-  const methods = { ...userMethods(ctx), ...sessionMethods(ctx), ...authenticatorMethods(ctx), ...auditMethods(ctx) }
+  const methods = {
+    ...userMethods(ctx),
+    ...sessionMethods(ctx),
+    ...authenticatorMethods(ctx),
+    ...auditMethods(ctx),
+    ...directoryMethods(ctx),
+  }
   return {
     store: RedisStore(client, { prefix: `${p}kv:`, waitForReplicas: wait }),
     ...methods,

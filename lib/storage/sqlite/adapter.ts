@@ -4,6 +4,7 @@
 import type { AccountTokenAdapter, Adapter, IdpSessionAdapter } from "../adapter"
 import { auditMethods } from "./audit"
 import { authenticatorMethods } from "./authenticators"
+import { directoryMethods } from "./directory"
 import { asSQLiteDatabase, openSQLite } from "./driver"
 import type { SQLiteDriver } from "./driver"
 import { addMissingColumns, SQLITE_SCHEMA } from "./schema"
@@ -60,6 +61,7 @@ export function SQLiteAdapter(
     ...sessionMethods(db),
     ...authenticatorMethods(db),
     ...auditMethods(db),
+    ...directoryMethods(db),
   }
 }
 

@@ -1,6 +1,6 @@
 // The SQLite adapter's users and accounts, with the accounts' token compare-and-swap.
 import type { AccountTokenAdapter, AdapterUser, UserAdapter } from "../adapter"
-import { conflict, emailKey, newUserId, notFound, parseExtra } from "../internal/models"
+import { conflict, emailKey, newUserId, notFound, parseExtra, userTokenIdentifiers } from "../internal/models"
 import {
   accountFromRow,
   accountValues,
@@ -29,6 +29,7 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
     deleteAccountsOf: db.prepare("DELETE FROM accounts WHERE user_id = ?"),
     deleteSessionsOf: db.prepare("DELETE FROM sessions WHERE user_id = ?"),
     deleteAuthenticatorsOf: db.prepare("DELETE FROM authenticators WHERE user_id = ?"),
+    deleteTokensOf: db.prepare("DELETE FROM verification_tokens WHERE lower(identifier) IN (?, ?, ?)"),
     insertAccount: db.prepare(
       `INSERT INTO accounts (${ACCOUNT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
@@ -91,7 +92,11 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
         q.deleteAccountsOf.run(userId)
         q.deleteSessionsOf.run(userId)
         q.deleteAuthenticatorsOf.run(userId)
-        return userOrNull(q.deleteUser.get(userId))
+        const deleted = userOrNull(q.deleteUser.get(userId))
+        const key = emailKey(deleted?.email)
+        // Its sign-in links and Gatehouse password links (identifiers stored as given; SQLite's lower() folds ASCII).
+        if (key !== null) q.deleteTokensOf.run(...userTokenIdentifiers(key))
+        return deleted
       })
     },
     async linkAccount(account) {
