@@ -76,3 +76,36 @@ export function harness(overrides: Partial<AuthConfig> = {}, adapter: Required<A
 export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 export { cookieHeader, cookieJar }
+
+/** POSTs JSON to an auth route with the double-submit CSRF token (unless `csrf: false`); answers the response. */
+export async function postJson(
+  app: Express,
+  jar: Record<string, string>,
+  path: string,
+  body: Record<string, unknown>,
+  options: { csrf?: false } = {},
+) {
+  const csrf = await request(app).get("/auth/csrf").set("Cookie", cookieHeader(jar))
+  const withCsrf = cookieJar(jar, csrf.headers["set-cookie"])
+  return request(app)
+    .post(path)
+    .set("Cookie", cookieHeader(withCsrf))
+    .set("Accept", "application/json")
+    .send(options.csrf === false ? body : { ...body, csrfToken: csrf.body.csrfToken })
+}
+
+/** Opens a mail link (its GET page) and submits the page's form, in the browser of `jar`; answers the POST. */
+export async function followMailLink(app: Express, jar: Record<string, string>, url: string) {
+  const link = new URL(url)
+  const page = await request(app).get(`${link.pathname}${link.search}`).set("Cookie", cookieHeader(jar))
+  if (page.status !== 200) throw new Error(`mail link page: ${page.status}`)
+  const html = String(page.text)
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? ""
+  const withCsrf = cookieJar(jar, page.headers["set-cookie"])
+  const res = await request(app)
+    .post(link.pathname)
+    .set("Cookie", cookieHeader(withCsrf))
+    .type("form")
+    .send({ csrfToken: field("csrfToken"), token: field("token") })
+  return { page, res, jar: cookieJar(withCsrf, res.headers["set-cookie"]) }
+}

@@ -60,6 +60,8 @@ export interface AdapterSession {
   idpSid?: string | null
   idpSub?: string | null
   authTime?: number | null
+  /** An impersonation session: the id of the admin who started it (accounts.md §3.5). */
+  impersonatedBy?: string | null
 }
 
 /** A single-use email sign-in token; `token` is the SHA-256 hash of what was mailed. */

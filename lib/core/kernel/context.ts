@@ -38,6 +38,9 @@ export interface RequestContext {
   readonly clientIp?: string | null
 }
 
+/** Actions whose second segment names an operation (`passkeys/rename`, `sessions/revoke`), not a provider. */
+const operationActions: ReadonlySet<string> = new Set(["passkeys", "sessions", "account", "admin"])
+
 declare const trustedCallBrand: unique symbol
 
 /**
@@ -138,7 +141,7 @@ export async function createContext(
   const { origin, secure, cookies } = requestOrigin(config, request.url)
   let provider: InternalProvider | undefined
   // `passkeys/<rename|delete>` and `sessions/revoke`: the second segment names an operation, not a provider.
-  if (request.providerId !== undefined && request.action !== "passkeys" && request.action !== "sessions") {
+  if (request.providerId !== undefined && !operationActions.has(request.action)) {
     provider = config.providerById.get(request.providerId)
     if (!provider) {
       const ids = [...config.providerById.keys()]

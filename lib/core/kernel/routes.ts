@@ -127,6 +127,18 @@ export const routes = {
     csrfStatus: 403,
     feature: "sessionRoutes",
   },
+  // Gatehouse's account routes (accounts.md §2.7): the JSON routes need `features.accountRoutes` (checked by the
+  // handler, because the three mail-link routes under the same action are always on).
+  account: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    provider: "optional",
+    jsonErrors: ["GET", "POST"],
+    jsonErrorBody: "type",
+    csrfStatus: 403,
+    extension: true,
+    bodyLimit: 16 * 1024,
+  },
   // RP-initiated logout 1.0: the provider sends the user back here after its end-session page. Changes nothing.
   "signout-callback": { methods: ["GET"], csrf: "none", provider: "required", extension: true },
   // Back-Channel Logout 1.0: a server-to-server POST from the provider (no cookies, so no CSRF token to check); every

@@ -12,6 +12,7 @@ import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from "../
 import type { raw, skipCSRFCheck } from "../../symbols"
 import type { SessionCacheOptions } from "./config/session-cache"
 import type { AuditOptions } from "./audit/types"
+import type { AccountOptions, AdminOptions } from "./accounts/types"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -220,6 +221,11 @@ export type RateLimitRuleName =
   | "backchannel"
   | "session-update"
   | "oauth-par-ip"
+  | "account-email-change"
+  | "account-delete"
+  | "account-link"
+  | "account-link-confirm"
+  | "admin"
 
 /** One rule's fixed window: at most `limit` hits per `window` seconds. */
 export interface RateLimitRule {
@@ -287,7 +293,11 @@ export interface AuthConfig {
    * Optional routes: `passkeyRoutes` serves `GET <base>/passkeys` and `POST <base>/passkeys/{rename,delete}`;
    * `sessionRoutes` serves `GET <base>/sessions` and `POST <base>/sessions/revoke`.
    */
-  features?: { passkeyRoutes?: boolean; sessionRoutes?: boolean }
+  features?: { passkeyRoutes?: boolean; sessionRoutes?: boolean; accountRoutes?: boolean; adminRoutes?: boolean }
+  /** Account self-service (accounts.md §2): deletion confirmation, the account mails, link lifetimes. */
+  account?: AccountOptions
+  /** Administration (accounts.md §3): who is an admin, the impersonation lifetime. */
+  admin?: AdminOptions
   /** How JWT session tokens are made: `maxAge`, and custom `encode`/`decode`. */
   jwt?: Partial<JWTOptions>
   /** Where errors, warnings and debug lines go (default: the console). */

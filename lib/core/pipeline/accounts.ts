@@ -1,22 +1,55 @@
 /**
  * The account, administration and audit members of the Gatehouse object (accounts.md §2.1, §3.2, §4): each takes the
- * request's port (except the server-only ones) and runs on its session context. The edges map them by name.
+ * request's port (except the server-only ones) and runs on its session context. Mutating members run the origin
+ * guard of next-wave A.3 rule 2 first (`{ csrf: false }` opts out per call). The edges map them by name.
  */
+import { parseCookieHeader } from "../../cookie-header"
+import { MissingCSRF } from "../../errors"
 import type { ResolvedConfig } from "../kernel/config/types"
+import { requestOrigin } from "../kernel/context"
+import { originGuardPasses } from "../kernel/origin-guard"
 import { pruneAuditEvents } from "../kernel/audit"
 import type { MyAuditEvent } from "../kernel/audit"
 import { listMyAuditEvents } from "../methods/account/activity"
+import { deleteAccount } from "../methods/account/delete"
+import { changeEmail } from "../methods/account/email-change"
+import { listAccounts, type AccountOverview } from "../methods/account/overview"
+import { unlinkAccount } from "../methods/account/unlink"
 import type { SessionContext } from "../session/types"
 import type { ConfigRuntime } from "./runtime"
 
+/** What a port must tell the members (a subset of the Gatehouse object's `RequestPort`). */
+export interface AccountPort {
+  readonly method: string
+  readonly cookie: string | null | undefined
+  readonly body?: unknown
+  origin(): string
+  headers(): Headers
+}
+
 /** What the members need of the Gatehouse object. */
-export interface AccountMemberHelpers<P> {
+export interface AccountMemberHelpers<P extends AccountPort> {
   withSession<T>(port: P, fn: (ctx: SessionContext, rt: ConfigRuntime) => Promise<T>): Promise<T>
   serverConfig(): Promise<ResolvedConfig>
 }
 
+/** Options of a mutating member: where to go afterwards, and the per-call opt-out of the origin guard. */
+export interface MutationOptions {
+  redirectTo?: string
+  /** `false` skips the origin guard (the app checked the request's origin itself). */
+  csrf?: false
+}
+
 /** The account and audit members (the request-taking ones first take the port). */
 export interface AccountMembers<P = unknown> {
+  /** What the session user can sign in with (no token, hash or secret), or `null` without a session. */
+  listAccounts(port: P): Promise<AccountOverview | null>
+  /** Unlinks one OAuth/OIDC account of the session user (fresh session); `LastCredential` keeps the last way in. */
+  unlinkAccount(port: P, provider: string, providerAccountId: string, options?: MutationOptions): Promise<true>
+  /** Mails a verification link to `newEmail` and a cancel link to the current address (fresh session). */
+  changeEmail(port: P, newEmail: string, options?: MutationOptions): Promise<true>
+  /** Deletes the session user's account, or mails the confirmation link (`account.deleteConfirmation: "email"`). */
+  deleteAccount(port: P, options?: MutationOptions): Promise<{ deleted: true } | { pending: true }>
   /** The session user's own audit events (`limit` 1–50, default 20), or `null` without a session. */
   listMyAuditEvents(port: P, input?: { limit?: number }): Promise<{ events: MyAuditEvent[] } | null>
   /** Server-only: deletes the audit events older than `audit.retention` days; resolves to how many went. */
@@ -27,6 +60,29 @@ export interface AccountMembers<P = unknown> {
 export type ServerOnlyAccountMember = "pruneAuditEvents"
 export const SERVER_ONLY_ACCOUNT_MEMBERS: ReadonlySet<string> = new Set<ServerOnlyAccountMember>(["pruneAuditEvents"])
 
+/** The app origin of a call: `AUTH_URL`'s, else the request's. */
+const appOrigin = (config: ResolvedConfig, port: AccountPort): string => config.authUrl?.origin ?? port.origin()
+
+/** The origin guard of a state-changing server call (`MissingCSRF` when no proof holds). */
+function guard(config: ResolvedConfig, port: AccountPort, options: MutationOptions | undefined, what: string): void {
+  if (options?.csrf === false) return
+  const origin = appOrigin(config, port)
+  const { cookies } = requestOrigin(config, new URL(origin))
+  const headers = port.headers()
+  const passes = originGuardPasses(config, cookies, origin, {
+    method: port.method,
+    secFetchSite: headers.get("sec-fetch-site"),
+    origin: headers.get("origin"),
+    cookies: parseCookieHeader(port.cookie ?? undefined),
+    bodyCsrfToken: (port.body as { csrfToken?: unknown } | undefined)?.csrfToken,
+  })
+  if (!passes) {
+    throw new MissingCSRF(`${what} needs a same-origin non-GET request (or { csrf: false })`, {
+      cause: { method: port.method },
+    })
+  }
+}
+
 /**
  * Builds the members on the Gatehouse object's helpers.
  *
@@ -35,8 +91,29 @@ export const SERVER_ONLY_ACCOUNT_MEMBERS: ReadonlySet<string> = new Set<ServerOn
  * const accounts = accountMembers({ withSession, serverConfig })
  * ```
  */
-export function accountMembers<P>(h: AccountMemberHelpers<P>): AccountMembers<P> {
+export function accountMembers<P extends AccountPort>(h: AccountMemberHelpers<P>): AccountMembers<P> {
+  const mutate = <T>(
+    port: P,
+    options: MutationOptions | undefined,
+    what: string,
+    fn: (ctx: SessionContext) => Promise<T>,
+  ) =>
+    h.withSession(port, (ctx) => {
+      guard(ctx.config, port, options, what)
+      return fn(ctx)
+    })
   return {
+    listAccounts: (port) => h.withSession(port, (ctx) => listAccounts(ctx)),
+    unlinkAccount: (port, provider, providerAccountId, options) =>
+      mutate(port, options, "unlinkAccount", (ctx) => unlinkAccount(ctx, provider, providerAccountId)),
+    changeEmail: (port, newEmail, options) =>
+      mutate(port, options, "changeEmail", (ctx) =>
+        changeEmail(ctx, { email: newEmail, origin: appOrigin(ctx.config, port), redirectTo: options?.redirectTo }),
+      ),
+    deleteAccount: (port, options) =>
+      mutate(port, options, "deleteAccount", (ctx) =>
+        deleteAccount(ctx, { origin: appOrigin(ctx.config, port), redirectTo: options?.redirectTo }),
+      ),
     listMyAuditEvents: (port, input) => h.withSession(port, (ctx) => listMyAuditEvents(ctx, input)),
     pruneAuditEvents: async () => pruneAuditEvents(await h.serverConfig()),
   }

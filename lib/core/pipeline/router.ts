@@ -18,6 +18,7 @@ import { signOutCallbackAction } from "../methods/oauth/federated-logout"
 import { webAuthnOptionsAction } from "../methods/webauthn/options"
 import { passkeysAction } from "../methods/webauthn/routes"
 import { sessionsAction } from "../session/sessions-route"
+import { accountAction } from "../methods/account/routes"
 import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
@@ -36,6 +37,7 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   "webauthn-options": webAuthnOptionsAction,
   passkeys: passkeysAction,
   sessions: sessionsAction,
+  account: accountAction,
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,
 }

@@ -23,6 +23,7 @@ import { resolveSecrets, untrustedHost } from "./secret"
 import { warnEnvTypos } from "./env-typos"
 import { resolveAudit } from "../audit/config"
 import { recordAudit } from "../audit/record"
+import { resolveAccounts } from "../accounts/config"
 
 export interface ResolveOptions {
   env?: Env
@@ -181,6 +182,11 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
       newMemoryStore,
     ),
     audit,
+    accounts: resolveAccounts(
+      config,
+      adapter,
+      providers.some((p) => p.type === "email" && Boolean((p as { server?: unknown }).server)),
+    ),
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,

@@ -13,6 +13,7 @@ import type { LoggerInstance } from "../../../logger"
 import type { KeyValueStore } from "../../../storage/kv"
 import type { RateLimiter } from "../rate-limit/limiter"
 import type { ResolvedAudit } from "../audit/types"
+import type { ResolvedAccounts } from "../accounts/types"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -139,4 +140,6 @@ export interface ResolvedConfig {
   readonly rateLimit: RateLimiter
   /** The audit trail (`config.audit`): its store, sink and retention. */
   readonly audit: ResolvedAudit
+  /** Account self-service and administration (`config.account`, `config.admin`, their route flags). */
+  readonly accounts: ResolvedAccounts
 }

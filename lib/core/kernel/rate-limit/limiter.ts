@@ -25,6 +25,12 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     "session-update": { limit: 30, window: 60, by: "session" },
     // Each start of a pushing provider costs an authenticated request to the provider (amplification).
     "oauth-par-ip": { limit: 20, window: 60, by: "ip" },
+    // Accounts (accounts.md §7), counted by the session user (admin: the admin's id).
+    "account-email-change": { limit: 5, window: 3600, by: "session" },
+    "account-delete": { limit: 3, window: 3600, by: "session" },
+    "account-link": { limit: 10, window: 600, by: "session" },
+    "account-link-confirm": { limit: 30, window: 600, by: "ip" },
+    admin: { limit: 300, window: 60, by: "session" },
   })
 
 /**
@@ -184,8 +190,9 @@ export function createRateLimiter(setup: LimiterSetup, makeMemory: () => RateLim
     ipv6Subnet,
     active(rule) {
       if (rules.get(rule) === false) return false
-      // EM-13 (issue 11) protects mailboxes even where the limiter is off.
-      return enabled || rule === "email-send-address"
+      // EM-13 (issue 11) protects mailboxes even where the limiter is off; the email-change rule bounds address
+      // enumeration the same way (accounts.md §7).
+      return enabled || rule === "email-send-address" || rule === "account-email-change"
     },
     async hit(rule, scope, subject, ip, counter = "window") {
       const configured = rules.get(rule)
