@@ -24,6 +24,7 @@ describe("the route table", () => {
     // nine, but they take a second segment.
     expect([...providerActions].sort()).toEqual([
       "account",
+      "admin",
       "backchannel-logout",
       "callback",
       "passkeys",

@@ -34,7 +34,7 @@ export interface RoutePolicy {
   /** Status of a failed CSRF check on a JSON route (default 400). */
   readonly csrfStatus?: number
   /** An opt-in route: answered only when this `features` flag is on, else it is not one of ours (400). */
-  readonly feature?: "passkeyRoutes" | "sessionRoutes"
+  readonly feature?: "passkeyRoutes" | "sessionRoutes" | "adminRoutes"
   /** Gatehouse's own route, always on but not one of the reference's nine actions. */
   readonly extension?: true
   /**
@@ -137,6 +137,17 @@ export const routes = {
     jsonErrorBody: "type",
     csrfStatus: 403,
     extension: true,
+    bodyLimit: 16 * 1024,
+  },
+  // Gatehouse's admin JSON API (`features.adminRoutes`, accounts.md §3.6).
+  admin: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    provider: "optional",
+    jsonErrors: ["GET", "POST"],
+    jsonErrorBody: "type",
+    csrfStatus: 403,
+    feature: "adminRoutes",
     bodyLimit: 16 * 1024,
   },
   // RP-initiated logout 1.0: the provider sends the user back here after its end-session page. Changes nothing.

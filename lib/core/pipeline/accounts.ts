@@ -16,6 +16,18 @@ import { changeEmail } from "../methods/account/email-change"
 import { listAccounts, type AccountOverview } from "../methods/account/overview"
 import { unlinkAccount } from "../methods/account/unlink"
 import type { SessionContext } from "../session/types"
+import { listAuditEvents } from "../methods/account/admin-audit"
+import {
+  adminRevokeSessions,
+  banUser,
+  getUserDetail,
+  listUsers,
+  setRole,
+  unbanUser,
+  type UserDetail,
+  type UserSummary,
+} from "../methods/account/admin-users"
+import type { AuditEvent } from "../kernel/audit"
 import type { ConfigRuntime } from "./runtime"
 
 /** What a port must tell the members (a subset of the Gatehouse object's `RequestPort`). */
@@ -54,6 +66,30 @@ export interface AccountMembers<P = unknown> {
   listMyAuditEvents(port: P, input?: { limit?: number }): Promise<{ events: MyAuditEvent[] } | null>
   /** Server-only: deletes the audit events older than `audit.retention` days; resolves to how many went. */
   pruneAuditEvents(): Promise<number>
+  /** Admin: one page of users in email order (`search` = email prefix or exact id; `limit` 1–100; `cursor`). */
+  listUsers(
+    port: P,
+    input?: { search?: string; limit?: number; cursor?: string },
+  ): Promise<{ users: UserSummary[]; nextCursor: string | null }>
+  /** Admin: one user in detail (accounts without tokens, passkey count, sessions). `NotFound` when missing. */
+  getUser(port: P, id: string): Promise<UserDetail>
+  /** Admin: bans a user (every session revoked); not yourself (`InvalidTarget`), not an admin (`AdminTarget`). */
+  banUser(
+    port: P,
+    id: string,
+    input?: { reason?: string | null; expiresAt?: number | null } & MutationOptions,
+  ): Promise<UserSummary>
+  /** Admin: lifts a ban. */
+  unbanUser(port: P, id: string, options?: MutationOptions): Promise<UserSummary>
+  /** Admin: sets a role (`null` clears it); not your own (`InvalidTarget`). */
+  setRole(port: P, id: string, role: string | null, options?: MutationOptions): Promise<UserSummary>
+  /** Admin: ends every session of a user, audited. */
+  adminRevokeSessions(port: P, id: string, options?: MutationOptions): Promise<{ count: number }>
+  /** Admin: audit events newest first (`limit` 1–200; `userId`, `type` filters; `cursor`). */
+  listAuditEvents(
+    port: P,
+    input?: { userId?: string; type?: string; limit?: number; cursor?: string },
+  ): Promise<{ events: AuditEvent[]; nextCursor: string | null }>
 }
 
 /** The members that take no request (the edges pass them through as they are). */
@@ -116,5 +152,14 @@ export function accountMembers<P extends AccountPort>(h: AccountMemberHelpers<P>
       ),
     listMyAuditEvents: (port, input) => h.withSession(port, (ctx) => listMyAuditEvents(ctx, input)),
     pruneAuditEvents: async () => pruneAuditEvents(await h.serverConfig()),
+    listUsers: (port, input) => h.withSession(port, (ctx) => listUsers(ctx, input)),
+    getUser: (port, id) => h.withSession(port, (ctx) => getUserDetail(ctx, id)),
+    banUser: (port, id, input) =>
+      mutate(port, input, "banUser", (ctx) => banUser(ctx, id, { reason: input?.reason, expiresAt: input?.expiresAt })),
+    unbanUser: (port, id, options) => mutate(port, options, "unbanUser", (ctx) => unbanUser(ctx, id)),
+    setRole: (port, id, role, options) => mutate(port, options, "setRole", (ctx) => setRole(ctx, id, role)),
+    adminRevokeSessions: (port, id, options) =>
+      mutate(port, options, "adminRevokeSessions", (ctx) => adminRevokeSessions(ctx, id)),
+    listAuditEvents: (port, input) => h.withSession(port, (ctx) => listAuditEvents(ctx, input)),
   }
 }

@@ -19,6 +19,7 @@ import { webAuthnOptionsAction } from "../methods/webauthn/options"
 import { passkeysAction } from "../methods/webauthn/routes"
 import { sessionsAction } from "../session/sessions-route"
 import { accountAction } from "../methods/account/routes"
+import { adminAction } from "../methods/account/admin-routes"
 import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
@@ -38,6 +39,7 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   passkeys: passkeysAction,
   sessions: sessionsAction,
   account: accountAction,
+  admin: adminAction,
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,
 }

@@ -12,6 +12,7 @@ import { issueSession } from "./"
 import type { Account, CallbacksOptions, Profile, User } from "../kernel/types"
 import { sessionContext } from "./context"
 import { recordAudit } from "../kernel/audit"
+import { assertNotBanned } from "./ban"
 
 /**
  * Calls `callbacks.signIn`. Returns `undefined` to continue, or a URL (through the `redirect` callback) when the
@@ -65,6 +66,8 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
   const { user, account, profile, isNewUser, idp } = params
   const provider = account ? ctx.config.providerById.get(account.provider) : undefined
   const keepsTokens = provider && "refresh" in provider && provider.refresh && ctx.config.session.strategy === "jwt"
+  // A banned user gets no session (accounts.md §3.4); the reason never reaches the client.
+  await assertNotBanned(sessionContext(ctx), user.id === undefined || user.id === null ? null : String(user.id))
   await issueSession(sessionContext(ctx), {
     user,
     account,

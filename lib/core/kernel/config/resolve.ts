@@ -190,6 +190,8 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,
+      accountRoutes: config.features?.accountRoutes === true,
+      adminRoutes: config.features?.adminRoutes === true,
     }),
   }
   // WebAuthn is generally available: the Auth.js flag is accepted, ignored, and noted once per resolved config.

@@ -135,7 +135,12 @@ export interface ResolvedConfig {
   readonly storeSource: "config" | "adapter" | "memory"
   /** Provider tokens at rest. */
   readonly tokens: Readonly<{ encryptAtRest: boolean }>
-  readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
+  readonly features: Readonly<{
+    passkeyRoutes: boolean
+    sessionRoutes: boolean
+    accountRoutes: boolean
+    adminRoutes: boolean
+  }>
   /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
   readonly rateLimit: RateLimiter
   /** The audit trail (`config.audit`): its store, sink and retention. */
