@@ -10,6 +10,9 @@ import { SECRET } from "../express/apps"
 import { PASSWORD, cookieHeader, harness, postJson } from "./harness"
 import type { Harness } from "./harness"
 import type { AuthConfig } from "../../lib/core/kernel/types"
+import Email from "../../lib/providers/email"
+import { confirmFormOf } from "../fixtures/magic-link"
+import { cookieJar } from "./harness"
 
 const ADMIN_ROUTES: Array<["GET" | "POST", string, Record<string, unknown>]> = [
   ["GET", "/auth/admin/users", {}],
@@ -152,6 +155,57 @@ describe("administration", () => {
     expect(h.events.find((e) => e.type === "user.banned")).toMatchObject({ userId: "bob", actorId: "root" })
     const refused = h.events.find((e) => e.type === "signin" && e.reason === "AccountBanned")
     expect(refused?.outcome).toBe("failure")
+  })
+
+  it("AC14 email: a banned address gets the usual answer and no mail; a link mailed before the ban is refused", async () => {
+    const adapter = MemoryAdapter()
+    const sent: Array<{ url: string }> = []
+    const h = harness(
+      {
+        features: { adminRoutes: true },
+        admin: {},
+        providers: [
+          Credentials({
+            credentials: { username: {}, password: {} },
+            authorize: async (c) => (c.password === PASSWORD ? await adapter.getUser(String(c.username)) : null),
+          }),
+          Email({ sendVerificationRequest: (params) => void sent.push(params) }),
+        ],
+      },
+      adapter,
+    )
+    await h.addUser({ id: "root", email: "root@example.com", role: "admin" })
+    await h.addUser({ id: "bob", email: "bob@example.com", emailVerified: new Date() })
+    const request_ = async (email: string) => {
+      const csrf = await request(h.app).get("/auth/csrf")
+      return request(h.app)
+        .post("/auth/signin/email")
+        .set("Cookie", String(csrf.headers["set-cookie"]).split(";")[0]!)
+        .type("form")
+        .send({ csrfToken: csrf.body.csrfToken, email })
+    }
+    expect((await request_("bob@example.com")).status).toBe(302)
+    expect(sent).toHaveLength(1)
+    const root = await h.signIn("root")
+    expect((await call(h, root, "POST", "/auth/admin/ban", { id: "bob", reason: "r-secret" })).status).toBe(200)
+    const banned = await request_("bob@example.com")
+    const other = await request_("nobody@example.com")
+    expect(banned.status).toBe(other.status)
+    expect(new URL(banned.headers.location as string).pathname).toBe(new URL(other.headers.location as string).pathname)
+    expect(sent).toHaveLength(2) // only nobody@example.com's
+    const link = new URL(sent[0]!.url)
+    const page = await request(h.app).get(`${link.pathname}${link.search}`)
+    const { action, fields } = confirmFormOf(page.text)
+    const jar = cookieJar({}, page.headers["set-cookie"])
+    const callback = await request(h.app)
+      .post(new URL(action, link).pathname)
+      .set("Cookie", cookieHeader(jar))
+      .type("form")
+      .send(fields)
+    expect(callback.status).toBe(302)
+    expect(callback.headers.location).toContain("error=AccountBanned")
+    expect(String(callback.headers["set-cookie"] ?? "")).not.toMatch(/authjs\.session-token=[^;]/)
+    expect(JSON.stringify(callback.headers)).not.toContain("r-secret")
   })
 
   it("a ban that has expired no longer blocks; the next sign-in clears it (user.unbanned, reason expired)", async () => {
