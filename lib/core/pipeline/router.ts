@@ -18,7 +18,7 @@ import { signOutCallbackAction } from "../methods/oauth/federated-logout"
 import { webAuthnOptionsAction } from "../methods/webauthn/options"
 import { passkeysAction } from "../methods/webauthn/routes"
 import { sessionsAction } from "../session/sessions-route"
-import { accountAction } from "../methods/account/routes"
+import { accountRoute } from "./actions/account"
 import { adminAction } from "../methods/account/admin-routes"
 import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
@@ -38,7 +38,7 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   "webauthn-options": webAuthnOptionsAction,
   passkeys: passkeysAction,
   sessions: sessionsAction,
-  account: accountAction,
+  account: accountRoute,
   admin: adminAction,
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,

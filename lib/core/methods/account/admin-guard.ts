@@ -7,8 +7,8 @@ import { AdminRequired, ImpersonationRestricted, InvalidConfig } from "../../../
 import type { AdapterUser } from "../../../storage/adapter"
 import { recordAudit } from "../../kernel/audit"
 import type { SessionContext } from "../../session/types"
-import { limitIdentifierOf } from "./limits"
-import { directory, requireSubject } from "./subject"
+import { limitIdentifierOf } from "../../kernel/rate-limit/by-user"
+import { directory, requireSubject } from "../../session/subject"
 import { isBanned } from "../../session/ban"
 
 /** The admin of a call, as stored now. */

@@ -10,7 +10,7 @@ import { revokeUserSessions } from "../../session/manage"
 import { isBanned, banExpiresAt } from "../../session/ban"
 import type { SessionContext } from "../../session/types"
 import { overviewOf } from "./overview"
-import { directory } from "./subject"
+import { directory } from "../../session/subject"
 import { idField } from "./unlink"
 import { requireAdmin } from "./admin-guard"
 

@@ -8,9 +8,9 @@ import { clearSessionCookie } from "../../kernel/cookies/session-store"
 import { deleteUser } from "../../session/manage"
 import { currentPrincipal, forgetPrincipal } from "../../session/principal"
 import type { SessionContext } from "../../session/types"
-import { limitIdentifierOf } from "./limits"
+import { limitIdentifierOf } from "../../kernel/rate-limit/by-user"
 import { hashLinkToken, newLinkToken, sendAccountEmail, userIdOfLinkToken } from "./mail"
-import { requireSubject } from "./subject"
+import { requireSubject } from "../../session/subject"
 
 const recordKey = (userId: string) => `acct-delete:${userId}`
 

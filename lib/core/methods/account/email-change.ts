@@ -5,13 +5,13 @@
 import { EmailInUse, InvalidEmail } from "../../../errors"
 import { recordAudit } from "../../kernel/audit"
 import type { ResolvedConfig } from "../../kernel/config/types"
-import { limitIdentifierOf } from "./limits"
+import { limitIdentifierOf } from "../../kernel/rate-limit/by-user"
 import { constantTimeEqual } from "../../kernel/secrets"
 import { revokeUserSessions } from "../../session/manage"
 import type { SessionContext } from "../../session/types"
 import { hashLinkToken, maskEmail, newLinkToken, sendAccountEmail, userIdOfLinkToken } from "./mail"
 import { keepOnlyCurrentSession } from "./sessions"
-import { directory, requireSubject } from "./subject"
+import { directory, requireSubject } from "../../session/subject"
 
 /** The pending change of one user, under `acct-email:<userId>`. */
 interface EmailChangeRecord {

@@ -4,7 +4,7 @@ import type { ResolvedConfig } from "../../kernel/config/types"
 import { currentPrincipal } from "../../session/principal"
 import type { SessionContext } from "../../session/types"
 import { pendingEmailOf } from "./email-change"
-import { directory } from "./subject"
+import { directory } from "../../session/subject"
 
 /** One linked provider account: only these three fields. */
 export interface LinkedAccount {

@@ -104,13 +104,29 @@ export async function accountAction(ctx: RequestContext): Promise<AuthResult> {
   try {
     return await jsonRoute(ctx, sub)
   } catch (error) {
-    if (error instanceof SessionRequired) return json(401, { error: "Unauthorized" })
-    if (error instanceof AuthError && error.status !== undefined && !(error instanceof UnknownAction)) {
-      return {
-        ...json(error.status, { error: error.type }),
-        headers: { ...jsonHeaders, ...noCacheHeaders, ...error.headers },
-      }
-    }
-    throw error
+    return accountJsonError(error)
   }
 }
+
+/**
+ * The JSON answer of the account routes to a thrown error: 401 `Unauthorized` without a session, the error's status
+ * and type for a coded one; anything else is rethrown (the pipeline answers it).
+ *
+ * @example
+ * ```ts
+ * try { ... } catch (error) { return accountJsonError(error) }
+ * ```
+ */
+export function accountJsonError(error: unknown): AuthResult {
+  if (error instanceof SessionRequired) return json(401, { error: "Unauthorized" })
+  if (error instanceof AuthError && error.status !== undefined && !(error instanceof UnknownAction)) {
+    return {
+      ...json(error.status, { error: error.type }),
+      headers: { ...jsonHeaders, ...noCacheHeaders, ...error.headers },
+    }
+  }
+  throw error
+}
+
+/** The answer of an account JSON route while `features.accountRoutes` is off: not one of Gatehouse's routes. */
+export const accountRoutesOff = (): AuthResult => ({ status: 400, headers: { ...jsonHeaders }, body: "Bad request." })

@@ -3,7 +3,7 @@ import { InvalidRequest, LastCredential, NotFound } from "../../../errors"
 import { recordAudit } from "../../kernel/audit"
 import type { SessionContext } from "../../session/types"
 import { overviewOf } from "./overview"
-import { directory, requireSubject } from "./subject"
+import { directory, requireSubject } from "../../session/subject"
 
 /** A required id field: a string of 1–255 characters, else `InvalidRequest`. */
 export function idField(name: string, value: unknown): string {

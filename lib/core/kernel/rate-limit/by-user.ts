@@ -1,6 +1,6 @@
 /** The account and admin rate-limit rules (accounts.md §7), counted by user id outside the route table. */
-import type { ResolvedConfig } from "../../kernel/config/types"
-import type { RateLimitRuleName } from "../../kernel/types"
+import type { ResolvedConfig } from "../config/types"
+import type { RateLimitRuleName } from "../types"
 
 /**
  * Counts one hit of `rule` for `userId`; throws `RateLimited` when over the limit.

@@ -2,13 +2,13 @@
  * Who an account or admin call acts for: the session's principal (through the one door), its user as stored, and
  * the checks every mutating call runs (fresh session, no impersonation).
  */
-import { ImpersonationRestricted, InvalidConfig, SessionNotFresh, SessionRequired } from "../../../errors"
-import type { AdapterUser } from "../../../storage/adapter"
-import type { DirectoryStore } from "../../kernel/accounts/types"
-import type { ResolvedConfig } from "../../kernel/config/types"
-import { isSessionFresh } from "../../session/manage"
-import { currentPrincipal } from "../../session/principal"
-import type { Principal, SessionContext } from "../../session/types"
+import { ImpersonationRestricted, InvalidConfig, SessionNotFresh, SessionRequired } from "../../errors"
+import type { AdapterUser } from "../../storage/adapter"
+import type { DirectoryStore } from "../kernel/accounts/types"
+import type { ResolvedConfig } from "../kernel/config/types"
+import { isSessionFresh } from "./manage"
+import { currentPrincipal } from "./principal"
+import type { Principal, SessionContext } from "./types"
 
 /** The signed-in subject of a call. */
 export interface Subject {
