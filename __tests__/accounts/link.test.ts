@@ -24,7 +24,7 @@ beforeAll(async () => {
 })
 afterAll(async () => op.close())
 
-function app() {
+function app(features: { accountRoutes?: boolean } = { accountRoutes: true }) {
   const adapter = MemoryAdapter()
   const events: AuditEvent[] = []
   const gatehouse = Gatehouse({
@@ -32,7 +32,7 @@ function app() {
     trustHost: true,
     adapter,
     session: { strategy: "jwt" },
-    features: { accountRoutes: true },
+    features,
     account: {},
     audit: { sink: (e) => void events.push(e) },
     logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
@@ -68,7 +68,7 @@ function app() {
   }
   const csrf = async (jar: Map<string, string>) =>
     ((await (await call(jar, "/auth/csrf")).json()) as { csrfToken: string }).csrfToken
-  return { adapter, events, call, csrf }
+  return { adapter, events, call, csrf, gatehouse }
 }
 
 describe("linkAccount", () => {
@@ -135,5 +135,32 @@ describe("linkAccount", () => {
     expect((await adapter.getUserByAccount({ provider: "idp", providerAccountId: "dan" }))?.id).toBe("dave")
     const anonymous = await call(new Map(), "/auth/account/link", { json: { provider: "idp" } })
     expect(anonymous.status).toBe(403)
+  })
+
+  it("the linkAccount server function (Fetch flavour) works with the routes off; it needs the origin guard", async () => {
+    const { adapter, call, csrf, gatehouse } = app({})
+    await adapter.createUser({ id: "alice", email: "alice@example.com", emailVerified: new Date() })
+    const browser = new Map<string, string>()
+    await call(browser, "/auth/callback/credentials", { form: { csrfToken: await csrf(browser), username: "alice" } })
+    const cookie = [...browser].map(([k, v]) => `${k}=${v}`).join("; ")
+    const crossSite = new Request(`${APP}/settings/link`, {
+      method: "POST",
+      headers: { cookie, origin: "https://evil.example" },
+    })
+    await expect(gatehouse.linkAccount(crossSite, "idp")).rejects.toMatchObject({ type: "MissingCSRF" })
+    const request = new Request(`${APP}/settings/link`, { method: "POST", headers: { cookie, origin: APP } })
+    const url = await gatehouse.linkAccount(request, "idp", { redirectTo: `${APP}/settings` })
+    expect(url.startsWith(op.issuer)).toBe(true)
+    const answered = gatehouse.applyCookies(request, new Response(null, { status: 303, headers: { location: url } }))
+    for (const line of answered.headers.getSetCookie()) {
+      const [pair] = line.split(";")
+      const eq = pair!.indexOf("=")
+      browser.set(pair!.slice(0, eq), pair!.slice(eq + 1))
+    }
+    expect(browser.has("gatehouse.link")).toBe(true)
+    const delivery = await driveAuthorization(url, `${APP}/auth/callback/`, { login: "erin" })
+    const callback = await call(browser, `${delivery.url.pathname}?${delivery.params}`)
+    expect(callback.headers.get("location")).toBe(`${APP}/settings?linked=idp`)
+    expect((await adapter.getUserByAccount({ provider: "idp", providerAccountId: "erin" }))?.id).toBe("alice")
   })
 })

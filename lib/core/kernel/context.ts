@@ -36,6 +36,8 @@ export interface RequestContext {
    * `undefined`: the core asks `rateLimit.ip(request)`.
    */
   readonly clientIp?: string | null
+  /** A server-side call that passed its origin guard (made by server code, not by an HTTP client). */
+  readonly trusted?: boolean
 }
 
 /** Actions whose second segment names an operation (`passkeys/rename`, `sessions/revoke`), not a provider. */
@@ -170,6 +172,7 @@ export async function createContext(
     clientIp: options.clientIp,
   }
   const trusted = options.trusted !== undefined && trustedCalls.has(options.trusted)
+  if (trusted) Object.assign(base, { trusted: true })
   // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
   if (request.action === "providers" || request.action === "backchannel-logout") {
     return Object.freeze({ ...base, csrfToken: "", csrfVerified: trusted, callbackUrl: origin })

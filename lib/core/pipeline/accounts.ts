@@ -29,6 +29,8 @@ import {
 } from "../methods/account/admin-users"
 import type { AuditEvent } from "../kernel/audit"
 import type { ConfigRuntime } from "./runtime"
+import { invokeAction } from "./invoke"
+import type { ServerCallRequest } from "./server-calls"
 
 /** What a port must tell the members (a subset of the Gatehouse object's `RequestPort`). */
 export interface AccountPort {
@@ -43,6 +45,12 @@ export interface AccountPort {
 export interface AccountMemberHelpers<P extends AccountPort> {
   withSession<T>(port: P, fn: (ctx: SessionContext, rt: ConfigRuntime) => Promise<T>): Promise<T>
   serverConfig(): Promise<ResolvedConfig>
+  serverCall<T>(
+    port: P,
+    fn: (rt: ConfigRuntime, config: ResolvedConfig, request: ServerCallRequest) => Promise<T>,
+  ): Promise<T>
+  /** Writes (Express) or queues (Fetch) `Set-Cookie` values for the port's answer. */
+  setCookies(port: P, values: string[], config: ResolvedConfig): void
 }
 
 /** Options of a mutating member: where to go afterwards, and the per-call opt-out of the origin guard. */
@@ -54,6 +62,12 @@ export interface MutationOptions {
 
 /** The account and audit members (the request-taking ones first take the port). */
 export interface AccountMembers<P = unknown> {
+  /**
+   * Starts linking an OAuth/OIDC provider to the session user (fresh session): resolves to the authorization URL and
+   * sets the check cookies and the link cookie; send the browser there. The callback links the account to this user
+   * only and comes back to `redirectTo` with `linked=<provider>` or `error=<Type>`.
+   */
+  linkAccount(port: P, provider: string, options?: MutationOptions): Promise<string>
   /** What the session user can sign in with (no token, hash or secret), or `null` without a session. */
   listAccounts(port: P): Promise<AccountOverview | null>
   /** Unlinks one OAuth/OIDC account of the session user (fresh session); `LastCredential` keeps the last way in. */
@@ -140,6 +154,23 @@ export function accountMembers<P extends AccountPort>(h: AccountMemberHelpers<P>
     })
   return {
     listAccounts: (port) => h.withSession(port, (ctx) => listAccounts(ctx)),
+    linkAccount: (port, provider, options) =>
+      h.serverCall(port, async (rt, config, request) => {
+        guard(config, port, options, "linkAccount")
+        const outcome = await invokeAction(rt, config, {
+          action: "account",
+          providerId: "link",
+          method: "POST",
+          body: { provider, ...(options?.redirectTo !== undefined ? { callbackUrl: options.redirectTo } : {}) },
+          cookies: request.cookies,
+          origin: request.origin,
+          headers: request.headers,
+          ...(request.clientIp !== undefined ? { clientIp: request.clientIp } : {}),
+        })
+        if (outcome.error) throw outcome.error
+        h.setCookies(port, outcome.setCookies, config)
+        return (outcome.body as { url: string }).url
+      }),
     unlinkAccount: (port, provider, providerAccountId, options) =>
       mutate(port, options, "unlinkAccount", (ctx) => unlinkAccount(ctx, provider, providerAccountId)),
     changeEmail: (port, newEmail, options) =>

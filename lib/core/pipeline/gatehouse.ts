@@ -373,6 +373,11 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     revokeUserSessions: async (userId) => revokeUserSessions(await serverConfig(), userId),
     deleteUser: async (userId) => deleteUser(await serverConfig(), userId),
     resetRateLimit: async ({ identifier }) => resetAccountLimits(await serverConfig(), identifier),
-    accounts: accountMembers<RequestPort>({ withSession, serverConfig }),
+    accounts: accountMembers<RequestPort>({
+      withSession,
+      serverConfig,
+      serverCall,
+      setCookies: (port, values, config) => port.setCookies(values, config),
+    }),
   }
 }

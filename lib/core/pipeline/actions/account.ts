@@ -29,11 +29,14 @@ function linkTarget(ctx: RequestContext): string {
  */
 export async function accountRoute(ctx: RequestContext): Promise<AuthResult> {
   if (ctx.request.providerId !== "link" || ctx.request.method !== "POST") return accountAction(ctx)
-  if (!ctx.config.accounts.routes.account) return accountRoutesOff()
+  // The server function `linkAccount` comes here as a trusted call, whatever the route flag says.
+  if (!ctx.config.accounts.routes.account && ctx.trusted !== true) return accountRoutesOff()
   try {
     const url = await startLink(ctx, ctx.request.body?.provider, linkTarget(ctx))
     return { status: 200, headers: { ...jsonHeaders, ...noCacheHeaders }, body: { url } }
   } catch (error) {
+    // A server call gets the error itself (its class and status), not its JSON answer.
+    if (ctx.trusted === true) throw error
     return accountJsonError(error)
   }
 }
