@@ -232,12 +232,14 @@ describe("account self-service", () => {
     ])
   })
 
-  it("AC9 JWT: delete, then the old cookie reads null", async () => {
-    const { h } = withMail()
+  it("AC9 JWT: delete, then the old cookie reads null; events.userDeleted fires once", async () => {
+    const deleted: string[] = []
+    const { h } = withMail({ events: { userDeleted: ({ user }) => void deleted.push(user.id) } })
     await h.addUser({ id: "jo", email: "jo@example.com" })
     const jar = await h.signIn("jo")
     expect((await postJson(h.app, jar, "/auth/account/delete", {})).body).toEqual({ ok: true, deleted: true })
     expect(await session(h, jar)).toBeNull()
+    expect(deleted).toEqual(["jo"])
   })
 
   it("AC10 deleteConfirmation email: 202 pending, a delete-confirm mail, its link deletes and the cookie reads null", async () => {

@@ -190,6 +190,8 @@ export interface EventCallbacks {
   /** Gatehouse: a rate limit refused a request; at most once per rule and key in each window. `key` is hashed. */
   rateLimited: (message: { rule: RateLimitRuleName; key: string; ip?: string }) => Awaitable<void>
   createUser: (message: { user: User }) => Awaitable<void>
+  /** Gatehouse: a user was deleted (self-service `deleteAccount` or `deleteUser`), after every session ended. */
+  userDeleted: (message: { user: AdapterUser }) => Awaitable<void>
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>

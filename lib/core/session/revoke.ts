@@ -92,6 +92,7 @@ export async function deleteUser(
   await revokeUserSessions(config, userId, { reason: "deleted", actorId: audit.actorId ?? null, source })
   const deleted = (await adapter.deleteUser(userId)) ?? null
   if (deleted) {
+    await config.events.userDeleted({ user: deleted })
     await recordAudit(source, {
       type: "account.deleted",
       userId,
