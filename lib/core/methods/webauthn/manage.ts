@@ -125,8 +125,14 @@ export async function deletePasskey(ctx: SessionContext, id: unknown): Promise<v
     (a) => a.credentialID !== stored.credentialID,
   )
   const byEmail = Boolean(user.email) && config.providers.some((p) => p.type === "email")
-  // The adapter contract cannot list a user's OAuth accounts, so only passkeys and email count as other ways in.
-  if (others.length === 0 && !byEmail) throw new LastCredential("This is the last way to sign in to this account")
+  // OAuth/OIDC accounts count too where the adapter can list them (accounts.md §2.4).
+  const listAccounts = config.accounts.store?.listAccountsByUserId
+  const byProvider = listAccounts
+    ? (await listAccounts(user.id)).some((a) => a.type === "oauth" || a.type === "oidc")
+    : false
+  if (others.length === 0 && !byEmail && !byProvider) {
+    throw new LastCredential("This is the last way to sign in to this account")
+  }
   await need(adapter.deleteAuthenticator, "deleteAuthenticator")(stored.credentialID)
   let passkeyProvider: string | null = null
   for (const provider of config.providers) {
