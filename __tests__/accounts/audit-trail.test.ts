@@ -180,6 +180,16 @@ describe("audit trail", () => {
     expect(h.events.filter((e) => e.type === "signin")).toHaveLength(2)
   })
 
+  it("ratelimit.hit: the first refusal per rule and key in a window, with the rule as the reason", async () => {
+    const h = harness({ rateLimit: { enabled: true, rules: { "credentials-ip": { limit: 1, window: 60 } } } })
+    await h.addUser({ id: "hank" })
+    await h.signIn("hank")
+    for (let i = 0; i < 2; i++) await expect(h.signIn("hank")).rejects.toThrow(/sign-in failed/)
+    await settle()
+    const hits = h.events.filter((e) => e.type === "ratelimit.hit")
+    expect(hits.map((e) => [e.outcome, e.reason, e.userId])).toEqual([["failure", "credentials-ip", null]])
+  })
+
   it("AC20 pruneAuditEvents deletes an event past retention", async () => {
     const adapter = MemoryAdapter()
     const h = harness({ audit: { retention: 90 } }, adapter)
