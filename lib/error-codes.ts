@@ -59,6 +59,16 @@ export type ErrorType =
   | "PasswordNotSet"
   | "PasswordAlreadySet"
   | "SessionRequired"
+  | "AdminRequired"
+  | "AdminTarget"
+  | "InvalidTarget"
+  | "ImpersonationRestricted"
+  | "AlreadyImpersonating"
+  | "NotImpersonating"
+  | "AccountBanned"
+  | "AccountAlreadyLinked"
+  | "EmailInUse"
+  | "InvalidRole"
 
 /**
  * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
@@ -165,6 +175,16 @@ export type AuthErrorCode =
   | "password_not_set"
   | "password_already_set"
   | "session_required"
+  | "admin_required"
+  | "admin_target"
+  | "invalid_target"
+  | "impersonation_restricted"
+  | "already_impersonating"
+  | "not_impersonating"
+  | "account_banned"
+  | "account_already_linked"
+  | "email_in_use"
+  | "invalid_role"
 
 /** The code of each error type when the thrower names no finer one. */
 export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
@@ -216,4 +236,14 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   PasswordNotSet: "password_not_set",
   PasswordAlreadySet: "password_already_set",
   SessionRequired: "session_required",
+  AdminRequired: "admin_required",
+  AdminTarget: "admin_target",
+  InvalidTarget: "invalid_target",
+  ImpersonationRestricted: "impersonation_restricted",
+  AlreadyImpersonating: "already_impersonating",
+  NotImpersonating: "not_impersonating",
+  AccountBanned: "account_banned",
+  AccountAlreadyLinked: "account_already_linked",
+  EmailInUse: "email_in_use",
+  InvalidRole: "invalid_role",
 }

@@ -290,7 +290,10 @@ export class RateLimited extends SignInError {
 export class PasswordPolicy extends AuthError {
   static override type: ErrorType = "PasswordPolicy"
 }
-/** An email address that cannot be used (`invalid_email`), or none where one is needed (`missing`). */
+/**
+ * An email address that cannot be used (`invalid_email`; for an email change, also the current address), or none where
+ * one is needed (`missing`).
+ */
 export class InvalidEmail extends AuthError {
   static override type: ErrorType = "InvalidEmail"
   override status = 400
@@ -316,6 +319,9 @@ export class PasswordAlreadySet extends AuthError {
   override status = 409
 }
 /** The call needs a signed-in user and the request has no valid session (401; JSON body `{"error":"Unauthorized"}`). */
+// Accounts and administration (accounts.md §5). Each carries the status a JSON route answers with.
+
+/** A server function or route that needs a session was called without one (JSON routes answer `Unauthorized`). */
 export class SessionRequired extends AuthError {
   static override type: ErrorType = "SessionRequired"
   override status = 401
@@ -337,6 +343,57 @@ export class TwoFactorInvalid extends SignInError {
 export class TwoFactorAlreadyEnabled extends AuthError {
   static override type: ErrorType = "TwoFactorAlreadyEnabled"
   override status = 409
+}
+
+/** An admin function or route was called by someone who is not an admin. */
+export class AdminRequired extends AuthError {
+  static override type: ErrorType = "AdminRequired"
+  override status = 403
+}
+/** Banning or impersonating an admin is refused: demote first. */
+export class AdminTarget extends AuthError {
+  static override type: ErrorType = "AdminTarget"
+  override status = 403
+}
+/** Banning, re-roling or impersonating yourself is refused. */
+export class InvalidTarget extends AuthError {
+  static override type: ErrorType = "InvalidTarget"
+  override status = 400
+}
+/** An impersonation session may read but not change credentials, identity or anything an admin may do. */
+export class ImpersonationRestricted extends AuthError {
+  static override type: ErrorType = "ImpersonationRestricted"
+  override status = 403
+}
+/** `impersonate` from a session that already impersonates someone. */
+export class AlreadyImpersonating extends AuthError {
+  static override type: ErrorType = "AlreadyImpersonating"
+  override status = 409
+}
+/** `stopImpersonating` from a session that is not an impersonation session. */
+export class NotImpersonating extends AuthError {
+  static override type: ErrorType = "NotImpersonating"
+  override status = 409
+}
+/** The account is suspended: every sign-in path refuses it (the reason never reaches the client). */
+export class AccountBanned extends SignInError {
+  static override type: ErrorType = "AccountBanned"
+  override status = 403
+}
+/** The provider account is already linked to another user: nothing was linked. */
+export class AccountAlreadyLinked extends AuthError {
+  static override type: ErrorType = "AccountAlreadyLinked"
+  override status = 409
+}
+/** Another user has this email address. */
+export class EmailInUse extends AuthError {
+  static override type: ErrorType = "EmailInUse"
+  override status = 409
+}
+/** A role that is neither `null` nor a short lower-case name (`^[a-z][a-z0-9_-]{0,31}$`). */
+export class InvalidRole extends AuthError {
+  static override type: ErrorType = "InvalidRole"
+  override status = 400
 }
 
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
@@ -363,6 +420,17 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "PasswordNotSet",
   "PasswordAlreadySet",
   "SessionRequired",
+  // Accounts, administration (accounts.md §5): each names what the user or the admin must do differently.
+  "AdminRequired",
+  "AdminTarget",
+  "InvalidTarget",
+  "ImpersonationRestricted",
+  "AlreadyImpersonating",
+  "NotImpersonating",
+  "AccountBanned",
+  "AccountAlreadyLinked",
+  "EmailInUse",
+  "InvalidRole",
 ])
 
 /**

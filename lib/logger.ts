@@ -31,6 +31,8 @@ export type WarningCode =
   | "entra-tenant-refused"
   | "par-required-by-server"
   | "fapi2-insecure-requests"
+  | "audit-store-failed"
+  | "audit-sink-failed"
   | "auth-url-origin-mismatch"
   | "forwarded-headers-ignored"
   | "is-authenticated-unread"
@@ -105,6 +107,11 @@ export const warningMessages: Readonly<Record<WarningCode, string>> = Object.fre
     "The provider requires pushed authorization requests but `par: false` is set: its sign-ins will be refused.",
   "fapi2-insecure-requests":
     "A `fapi2` provider allows plain-http requests (`allowInsecureRequests`); use this in development only.",
+  "audit-store-failed":
+    "An audit event could not be stored (the request went on); check the adapter's audit_events table and the " +
+    "database. Logged at most once a minute.",
+  "audit-sink-failed":
+    "The `audit.sink` threw, rejected or took longer than 5 s (the request went on). Logged at most once a minute.",
   "auth-url-origin-mismatch":
     "A request reached the app at another origin than AUTH_URL's, and every link and redirect goes to AUTH_URL's: " +
     "set AUTH_URL to where the app runs (or leave it unset in development).",

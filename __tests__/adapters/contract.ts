@@ -10,6 +10,8 @@ import { authenticatorCases } from "./contract/authenticators"
 import { passkeyCases } from "./contract/passkeys"
 import { twoFactorCases } from "./contract/two-factor"
 import { passwordCases } from "./contract/passwords"
+import { auditCases } from "./contract/audit"
+import { directoryCases } from "./contract/directory"
 
 export type { FullAdapter } from "./contract/fixtures"
 
@@ -82,6 +84,11 @@ export function runAdapterContract(
         "deleteTwoFactor",
         "getPasswordAccount",
         "setPasswordHash",
+        "listUsers",
+        "listAccountsByUserId",
+        "createAuditEvent",
+        "listAuditEvents",
+        "deleteAuditEvents",
       ] as const
       for (const method of methods) expect(typeof ctx.adapter()[method]).toBe("function")
     })
@@ -96,5 +103,7 @@ export function runAdapterContract(
     passkeyCases(ctx)
     twoFactorCases(ctx)
     passwordCases(ctx)
+    auditCases(ctx)
+    directoryCases(ctx)
   })
 }

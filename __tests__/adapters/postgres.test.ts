@@ -203,6 +203,7 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
       )
       expect(tables.rows.map((r: { table_name: string }) => r.table_name)).toEqual([
         "accounts",
+        "audit_events",
         "authenticators",
         "gatehouse_kv",
         "sessions",
@@ -230,6 +231,9 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
       expect(defs.sessions_user_id).toBeDefined()
       expect(defs.accounts_user_id).toBeDefined()
       expect(defs.accounts_pkey).toMatch(/\(provider, provider_account_id\)/)
+      expect(defs.audit_events_user_at).toMatch(/\(user_id, at, id\)/)
+      expect(defs.audit_events_at).toMatch(/\(at, id\)/)
+      expect(defs.audit_events_type_at).toMatch(/\(type, at, id\)/)
     } finally {
       await pool.query(`DROP SCHEMA IF EXISTS "${fresh}" CASCADE`)
     }

@@ -30,6 +30,7 @@ describe("SQLiteAdapter", () => {
     const tables = check.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()
     expect(tables.map((t) => (t as { name: string }).name)).toEqual([
       "accounts",
+      "audit_events",
       "authenticators",
       "gatehouse_kv",
       "sessions",

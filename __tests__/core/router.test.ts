@@ -23,6 +23,8 @@ describe("the route table", () => {
     // The opt-in rows (`passkeys/<rename|delete>`, `sessions/revoke`) and the OIDC logout routes are not among the
     // nine, but they take a second segment.
     expect([...providerActions].sort()).toEqual([
+      "account",
+      "admin",
       "backchannel-logout",
       "callback",
       "passkeys",

@@ -187,7 +187,7 @@ describe.each(versions)("the authorized exemption and answers on %s", (_name, ex
     "/AUTHX",
     "/login-admin",
     "/login/admin",
-    "/auth/admin",
+    "/auth/administer",
     "/AUTH-admin/x",
     "/%61uth/session",
   ])("%s is not exempt: authorized is asked and denies", async (path) => {

@@ -1,5 +1,10 @@
-/** The members of the optional features in Express's shape: two-factor sign-in and the Password provider. */
-import type { Gatehouse } from "../core/pipeline/gatehouse"
+/**
+ * The members of the optional features in Express's shape: two-factor sign-in, the Password provider, and account
+ * self-service, administration and the audit trail.
+ */
+import type { Request, Response as ExpressResponse } from "express"
+import type { Gatehouse, RequestPort } from "../core/pipeline/gatehouse"
+import { expressAccountMembers } from "./accounts"
 import { passwordFunctions } from "./password"
 import { expressTwoFactor } from "./two-factor"
 
@@ -8,9 +13,9 @@ import { expressTwoFactor } from "./two-factor"
  *
  * @example
  * ```ts
- * return { handlers, auth, ...featureMembers(core) }
+ * return { handlers, auth, ...featureMembers(core, port) }
  * ```
  */
-export function featureMembers(core: Gatehouse) {
-  return { ...expressTwoFactor(core), ...passwordFunctions(core) }
+export function featureMembers(core: Gatehouse, port: (req: Request, res?: ExpressResponse) => RequestPort) {
+  return { ...expressTwoFactor(core), ...passwordFunctions(core), ...expressAccountMembers(core.accounts, port) }
 }

@@ -62,7 +62,6 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
           .then((pass) => (pass ? then(req, res, next) : undefined))
           .catch(next)
       })
-
   const auth = ((...args: unknown[]) => {
     if (args.length === 0) {
       const { req, res } = current("auth")
@@ -123,7 +122,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     revokeUserSessions: (userId) => core.revokeUserSessions(userId),
     deleteUser: (userId) => core.deleteUser(userId),
     resetRateLimit: (options) => core.resetRateLimit(options),
-    ...featureMembers(core),
+    ...featureMembers(core, port),
   }
 }
 

@@ -2,6 +2,8 @@
 import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from "express"
 import type { AuthConfig, Awaitable, Session } from "../core"
 import type {
+  AccountMembers,
+  ServerOnlyAccountMember,
   AccessOptions,
   AccessTokenResult,
   AuthorizationParams,
@@ -141,9 +143,24 @@ export interface ExpressTwoFactor {
   regenerateBackupCodes(req: Request, res: ExpressResponse, input: { code: string }): Promise<{ backupCodes: string[] }>
 }
 
+/**
+ * Account self-service, administration and the audit trail (accounts.md), Express flavour: each member takes
+ * `(req, res, ...input)`; `pruneAuditEvents()` takes no request.
+ */
+export type ExpressAccountMembers = {
+  [K in keyof AccountMembers]: K extends ServerOnlyAccountMember
+    ? AccountMembers[K]
+    : AccountMembers[K] extends (port: never, ...rest: infer A) => infer R
+      ? (req: Request, res: ExpressResponse, ...rest: A) => R
+      : never
+}
+
 /** What `Gatehouse(config)` returns (Express flavour). */
 export interface GatehouseInstance
-  extends SessionManagement, ExpressTwoFactor, PasswordServerFunctions<[req: Request, res: ExpressResponse]> {
+  extends SessionManagement,
+    ExpressTwoFactor,
+    PasswordServerFunctions<[req: Request, res: ExpressResponse]>,
+    ExpressAccountMembers {
   handlers: GatehouseHandlers
   auth: GatehouseAuth
   signIn: GatehouseSignIn

@@ -60,6 +60,8 @@ export interface AdapterSession {
   idpSid?: string | null
   idpSub?: string | null
   authTime?: number | null
+  /** An impersonation session: the id of the admin who started it (accounts.md §3.5). */
+  impersonatedBy?: string | null
 }
 
 /** A single-use email sign-in token; `token` is the SHA-256 hash of what was mailed. */
@@ -237,6 +239,73 @@ export interface AuthenticatorAdapter {
   ): Awaitable<AdapterAuthenticator | null>
 }
 
+/** Where a `listUsers` page starts: strictly after this user in the listing order. */
+export interface UserCursor {
+  /** The lower-cased email of the last user returned, or `null` for a user without one. */
+  emailKey: string | null
+  id: string
+}
+
+/**
+ * Administration and self-service reads (accounts.md §6.1): users in a stable order for keyset pagination, and every
+ * account row of a user.
+ */
+export interface UserDirectoryAdapter {
+  /**
+   * Users ordered by lower-cased email, then id; users without an email last, by id. `emailPrefix` (lower-cased by
+   * the caller) and `id` (exact) filter, OR-ed when both are given; `after` starts strictly after that user.
+   */
+  listUsers(filter: { emailPrefix?: string; id?: string; after?: UserCursor; limit: number }): Awaitable<AdapterUser[]>
+  /** Every account row of the user, tokens included (the core strips them). */
+  listAccountsByUserId(userId: string): Awaitable<AdapterAccount[]>
+}
+
+/** A value of an audit event's `details`: only flat scalars (the allowlist of accounts.md table 4.2). */
+export type AuditDetailValue = string | number | boolean | null
+
+/**
+ * One audit event as stored (accounts.md §4.1): `at` keeps milliseconds. It never holds a secret or an email address;
+ * `details` holds only the keys the core's allowlist names for its type.
+ */
+export interface AdapterAuditEvent {
+  /** 22 base64url characters (128 random bits). */
+  id: string
+  type: string
+  at: Date
+  userId: string | null
+  actorId: string | null
+  ip: string | null
+  userAgent: string | null
+  provider: string | null
+  outcome: "success" | "failure"
+  reason: string | null
+  details?: Record<string, AuditDetailValue> | null
+}
+
+/** Which audit events a listing wants: newest first by `(at, id)`, strictly before `before`, at most `limit`. */
+export interface AuditEventFilter {
+  userId?: string
+  type?: string
+  before?: { at: Date; id: string }
+  limit: number
+}
+
+/** The audit trail's storage (optional; all four shipped adapters have it). */
+export interface AuditAdapter {
+  /**
+   * Stores one event. `options.expires` is when retention will prune it (a store with TTLs, such as Redis, may drop
+   * it by itself then).
+   */
+  createAuditEvent(
+    event: AdapterAuditEvent,
+    options?: { expires?: Date },
+  ): Awaitable<AdapterAuditEvent | null | undefined | void>
+  /** Events newest first by `(at, id)`, filtered by user and/or type, strictly before `before`. */
+  listAuditEvents(filter: AuditEventFilter): Awaitable<AdapterAuditEvent[]>
+  /** Deletes the events with `at < before`; resolves to how many went. */
+  deleteAuditEvents(filter: { before: Date }): Awaitable<number>
+}
+
 /**
  * A user's two-factor row: the TOTP secret (sealed, never raw), whether the enrolment was confirmed, the last accepted
  * time step (the replay guard) and the keyed hashes of the backup codes (`null` = used). `version` starts at 0 and
@@ -296,6 +365,8 @@ export type Adapter = Partial<
     AuthenticatorAdapter &
     TwoFactorAdapter &
     PasswordAdapter &
+    UserDirectoryAdapter &
+    AuditAdapter &
     StoreAdapter
 >
 
@@ -362,4 +433,9 @@ export const sessionNeutral = {
   deleteTwoFactor: true,
   getPasswordAccount: true,
   setPasswordHash: true,
+  listUsers: true,
+  listAccountsByUserId: true,
+  createAuditEvent: true,
+  listAuditEvents: true,
+  deleteAuditEvents: true,
 } as const satisfies { readonly [M in Exclude<AdapterMethod, SessionMutator>]: true }

@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from "node:async_hooks"
 import { createGatehouse, passwordMembers } from "../core/pipeline/gatehouse"
 import { MissingRequestContext } from "../errors"
+import { webAccountMembers } from "./accounts"
 import { denial, serverCallAnswer, webPorts } from "./port"
 import { webTwoFactor } from "./two-factor"
 import type { PasswordServerFunctions, WebAuth, WebConfigInput, WebGatehouse, WebHandler } from "./types"
@@ -85,5 +86,6 @@ export function Gatehouse(config: WebConfigInput): WebGatehouse {
     ...(passwordMembers(
       (m) => (request: Request, input: object) => core.password(portOf(request), m, { ...input }),
     ) as PasswordServerFunctions<[Request]>),
+    ...webAccountMembers(core.accounts, portOf),
   }
 }

@@ -1,6 +1,8 @@
 /** The public types of the Fetch flavour of `Gatehouse(config)` (`gatehouse-auth/web`). */
 import type { AuthConfig, Awaitable, Session } from "../core"
 import type {
+  AccountMembers,
+  ServerOnlyAccountMember,
   AccessTokenResult,
   AuthorizationParams,
   GetAccessTokenOptions,
@@ -67,8 +69,24 @@ export interface WebTwoFactor {
 
 export type { TotpEnrolment, TwoFactorStatus }
 
+/**
+ * Account self-service, administration and the audit trail (accounts.md), Fetch flavour: each member takes
+ * `(request, ...input)`; `pruneAuditEvents()` takes no request.
+ */
+export type WebAccountMembers = {
+  [K in keyof AccountMembers]: K extends ServerOnlyAccountMember
+    ? AccountMembers[K]
+    : AccountMembers[K] extends (port: never, ...rest: infer A) => infer R
+      ? (request: Request, ...rest: A) => R
+      : never
+}
+
 /** What `Gatehouse(config)` from `gatehouse-auth/web` returns. */
-export interface WebGatehouse extends WebSessionManagement, WebTwoFactor, PasswordServerFunctions<[request: Request]> {
+export interface WebGatehouse
+  extends WebSessionManagement,
+    WebTwoFactor,
+    PasswordServerFunctions<[request: Request]>,
+    WebAccountMembers {
   handlers: { GET(request: Request): Promise<Response>; POST(request: Request): Promise<Response> }
   /** Answers a request under the base path; `undefined` for any other path (let the app answer it). */
   handle(request: Request): Promise<Response | undefined>

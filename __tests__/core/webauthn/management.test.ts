@@ -109,6 +109,17 @@ describe("passkey management routes (B12)", () => {
     expect(((await json(await b.client.request("/auth/passkeys"))) as unknown[]).length).toBe(1)
   })
 
+  it("accounts.md 2.4: a linked OAuth account counts as another way in, so the last passkey may go", async () => {
+    const adapter = MemoryAdapter()
+    const { config } = setup(adapter, { account: {} })
+    const b = await member(config, "b2@example.com")
+    const user = await adapter.getUserByEmail("b2@example.com")
+    await adapter.linkAccount({ userId: user!.id, type: "oidc", provider: "idp", providerAccountId: "b2-sub" })
+    const response = await post(b.client, "delete", { id: (b.authenticators[0] as { id: string }).id })
+    expect(response.status).toBe(200)
+    expect(((await json(await b.client.request("/auth/passkeys"))) as unknown[]).length).toBe(0)
+  })
+
   it("a fresh session deletes one of two passkeys: the authenticator and its account row go", async () => {
     const adapter = MemoryAdapter()
     const { config } = setup(adapter)

@@ -36,7 +36,12 @@ export interface RequestContext {
    * `undefined`: the core asks `rateLimit.ip(request)`.
    */
   readonly clientIp?: string | null
+  /** A server-side call that passed its origin guard (made by server code, not by an HTTP client). */
+  readonly trusted?: boolean
 }
+
+/** Actions whose second segment names an operation (`passkeys/rename`, `sessions/revoke`), not a provider. */
+const operationActions: ReadonlySet<string> = new Set(["passkeys", "sessions", "account", "admin"])
 
 declare const trustedCallBrand: unique symbol
 
@@ -138,7 +143,7 @@ export async function createContext(
   const { origin, secure, cookies } = requestOrigin(config, request.url)
   let provider: InternalProvider | undefined
   // `passkeys/<rename|delete>` and `sessions/revoke`: the second segment names an operation, not a provider.
-  if (request.providerId !== undefined && request.action !== "passkeys" && request.action !== "sessions") {
+  if (request.providerId !== undefined && !operationActions.has(request.action)) {
     provider = config.providerById.get(request.providerId)
     if (!provider) {
       const ids = [...config.providerById.keys()]
@@ -167,6 +172,7 @@ export async function createContext(
     clientIp: options.clientIp,
   }
   const trusted = options.trusted !== undefined && trustedCalls.has(options.trusted)
+  if (trusted) Object.assign(base, { trusted: true })
   // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
   if (request.action === "providers" || request.action === "backchannel-logout") {
     return Object.freeze({ ...base, csrfToken: "", csrfVerified: trusted, callbackUrl: origin })

@@ -34,7 +34,7 @@ export interface RoutePolicy {
   /** Status of a failed CSRF check on a JSON route (default 400). */
   readonly csrfStatus?: number
   /** An opt-in route: answered only when this `features` flag is on, else it is not one of ours (400). */
-  readonly feature?: "passkeyRoutes" | "sessionRoutes"
+  readonly feature?: "passkeyRoutes" | "sessionRoutes" | "adminRoutes"
   /** Gatehouse's own route, always on but not one of the reference's nine actions. */
   readonly extension?: true
   /** A feature's own flow: answered only when this config option is set, else it is not one of ours (400). */
@@ -145,6 +145,29 @@ export const routes = {
     jsonErrorBody: "type",
     csrfStatus: 403,
     feature: "sessionRoutes",
+  },
+  // Gatehouse's account routes (accounts.md §2.7): the JSON routes need `features.accountRoutes` (checked by the
+  // handler, because the three mail-link routes under the same action are always on).
+  account: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    provider: "optional",
+    jsonErrors: ["GET", "POST"],
+    jsonErrorBody: "type",
+    csrfStatus: 403,
+    extension: true,
+    bodyLimit: 16 * 1024,
+  },
+  // Gatehouse's admin JSON API (`features.adminRoutes`, accounts.md §3.6).
+  admin: {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    provider: "optional",
+    jsonErrors: ["GET", "POST"],
+    jsonErrorBody: "type",
+    csrfStatus: 403,
+    feature: "adminRoutes",
+    bodyLimit: 16 * 1024,
   },
   // RP-initiated logout 1.0: the provider sends the user back here after its end-session page. Changes nothing.
   "signout-callback": { methods: ["GET"], csrf: "none", provider: "required", extension: true },

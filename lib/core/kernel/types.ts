@@ -11,6 +11,8 @@ import type { Provider, CredentialInput } from "../../providers/types"
 import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from "../../models"
 import type { raw, skipCSRFCheck } from "../../symbols"
 import type { SessionCacheOptions } from "./config/session-cache"
+import type { AuditOptions } from "./audit/types"
+import type { AccountOptions, AdminOptions } from "./accounts/types"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -224,6 +226,8 @@ export interface EventCallbacks {
   }) => Awaitable<void>
   /** Gatehouse, Password provider: a verification link confirmed the user's address. */
   emailVerified: (message: { user: AdapterUser; userId: string }) => Awaitable<void>
+  /** Gatehouse: a user was deleted (self-service `deleteAccount` or `deleteUser`), after every session ended. */
+  userDeleted: (message: { user: AdapterUser }) => Awaitable<void>
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>
@@ -263,6 +267,11 @@ export type RateLimitRuleName =
   | "password-forgot-ip"
   | "password-token-ip"
   | "password-change"
+  | "account-email-change"
+  | "account-delete"
+  | "account-link"
+  | "account-link-confirm"
+  | "admin"
 
 /** One rule's fixed window: at most `limit` hits per `window` seconds. */
 export interface RateLimitRule {
@@ -329,6 +338,11 @@ export interface AuthConfig {
   adapterTimeout?: number
   /** The path the auth routes are mounted under (default `/auth`, or the path of `AUTH_URL`). */
   basePath?: string | undefined
+  /**
+   * The audit trail: `store` (`"adapter"`, the default when the adapter has the audit methods, or `false`), a `sink`
+   * called once per event, and `retention` in days (default 90).
+   */
+  audit?: AuditOptions
   /** Hooks that decide or shape the flow: `signIn`, `redirect`, `jwt`, `session`. */
   callbacks?: Partial<CallbacksOptions>
   /** Per-cookie overrides of names and options (a check cookie's `maxAge` is honoured). */
@@ -343,7 +357,11 @@ export interface AuthConfig {
    * Optional routes: `passkeyRoutes` serves `GET <base>/passkeys` and `POST <base>/passkeys/{rename,delete}`;
    * `sessionRoutes` serves `GET <base>/sessions` and `POST <base>/sessions/revoke`.
    */
-  features?: { passkeyRoutes?: boolean; sessionRoutes?: boolean }
+  features?: { passkeyRoutes?: boolean; sessionRoutes?: boolean; accountRoutes?: boolean; adminRoutes?: boolean }
+  /** Account self-service (accounts.md §2): deletion confirmation, the account mails, link lifetimes. */
+  account?: AccountOptions
+  /** Administration (accounts.md §3): who is an admin, the impersonation lifetime. */
+  admin?: AdminOptions
   /** How JWT session tokens are made: `maxAge`, and custom `encode`/`decode`. */
   jwt?: Partial<JWTOptions>
   /** Where errors, warnings and debug lines go (default: the console). */

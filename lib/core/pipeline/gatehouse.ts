@@ -27,6 +27,7 @@ import {
 import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions } from "../session/refresh"
 import type { PrincipalMemo, SessionContext } from "../session/types"
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
+import { accountMembers, type AccountMembers } from "./accounts"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
 import { twoFactorMembers, type TotpEnrolment, type TwoFactorMembers, type TwoFactorStatus } from "./two-factor-members"
@@ -44,7 +45,9 @@ import {
 
 export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
 export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
-export type { PathRouting, TotpEnrolment, TwoFactorStatus }
+export type { PathRouting, TotpEnrolment, TwoFactorStatus, AccountMembers }
+export type { ServerOnlyAccountMember } from "./accounts"
+export { SERVER_ONLY_ACCOUNT_MEMBERS } from "./accounts"
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
@@ -158,6 +161,8 @@ export interface Gatehouse extends TwoFactorMembers<RequestPort> {
   resetRateLimit(options: { identifier: string }): Promise<void>
   /** A server function of the Password provider (`signUp`, `changePassword`, ...); its cookies go through the port. */
   password(port: RequestPort, member: PasswordMember, input?: PasswordInput): Promise<{ ok: true }>
+  /** Account self-service, administration and the audit trail (accounts.md), mapped by name by the edges. */
+  accounts: AccountMembers<RequestPort>
 }
 
 /** What the core remembers of one request: its session read and who is signed in. */
@@ -227,7 +232,12 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
   const contextOf = (port: RequestPort, rt: ConfigRuntime, config: ResolvedConfig): SessionContext =>
     serverSessionContext(
       config,
-      { secure: port.https, cookie: port.cookie, userAgent: port.userAgent },
+      {
+        secure: port.https,
+        cookie: port.cookie,
+        userAgent: port.userAgent,
+        clientIp: () => port.clientIp(config) ?? null,
+      },
       { sessionCache: rt.sessionCache, memo: memoryOf(port.native).principal },
     )
 
@@ -378,5 +388,11 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
         port.setCookies(setCookies, config)
         return { ok: true as const }
       }),
+    accounts: accountMembers<RequestPort>({
+      withSession,
+      serverConfig,
+      serverCall,
+      setCookies: (port, values, config) => port.setCookies(values, config),
+    }),
   }
 }

@@ -18,6 +18,8 @@ import { signOutCallbackAction } from "../methods/oauth/federated-logout"
 import { webAuthnOptionsAction } from "../methods/webauthn/options"
 import { passkeysAction } from "../methods/webauthn/routes"
 import { sessionsAction } from "../session/sessions-route"
+import { accountRoute } from "./actions/account"
+import { adminAction } from "../methods/account/admin-routes"
 import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
@@ -38,6 +40,8 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   "webauthn-options": webAuthnOptionsAction,
   passkeys: passkeysAction,
   sessions: sessionsAction,
+  account: accountRoute,
+  admin: adminAction,
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,
   "two-factor": twoFactorAction,

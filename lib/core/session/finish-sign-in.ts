@@ -13,6 +13,8 @@ import type { Account, CallbacksOptions, Profile, TwoFactorUsed, User } from "..
 import { sessionContext } from "./context"
 import { secondFactorFor, startChallenge } from "./two-factor/decide"
 import { useTrustedDevice } from "./two-factor/trust"
+import { recordAudit } from "../kernel/audit"
+import { assertNotBanned } from "./ban"
 
 /**
  * Calls `callbacks.signIn`. Returns `undefined` to continue, or a URL (through the `redirect` callback) when the
@@ -79,6 +81,8 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
     return completeSignIn(ctx, params, { twoFactor: "trusted-device" })
   }
   const { user, account, profile, isNewUser, idp, dpopKey } = params
+  // A banned user is refused before the second step too, so the challenge tells nothing about the account.
+  await assertNotBanned(sessionContext(ctx), String(user.id))
   return startChallenge(
     ctx,
     {
@@ -111,6 +115,8 @@ export async function completeSignIn(
   const callbackUrl = options.callbackUrl ?? ctx.callbackUrl
   const provider = account ? ctx.config.providerById.get(account.provider) : undefined
   const keepsTokens = provider && "refresh" in provider && provider.refresh && ctx.config.session.strategy === "jwt"
+  // A banned user gets no session (accounts.md §3.4); the reason never reaches the client.
+  await assertNotBanned(sessionContext(ctx), user.id === undefined || user.id === null ? null : String(user.id))
   await issueSession(sessionContext(ctx), {
     user,
     account,
@@ -130,6 +136,12 @@ export async function completeSignIn(
           },
         }
       : {}),
+  })
+  await recordAudit(sessionContext(ctx), {
+    type: "signin",
+    userId: user.id === undefined || user.id === null ? null : String(user.id),
+    provider: account?.provider ?? ctx.provider?.id ?? null,
+    details: { newUser: isNewUser === true },
   })
   const newUser = ctx.config.pages.newUser
   if (isNewUser && newUser) {

@@ -31,6 +31,8 @@ export interface ServerSessionRequest {
   secure: boolean
   cookie?: string | null
   userAgent?: string | null
+  /** The client IP as the edge resolves it (read only when something records it: `session.storeIp`, the audit). */
+  clientIp?: () => string | null
 }
 
 /**
@@ -55,6 +57,7 @@ export function serverSessionContext(
     jar: new CookieJar(),
     sessionCache: options.sessionCache,
     userAgent: request.userAgent,
+    ...(request.clientIp ? { clientIp: request.clientIp } : {}),
     memo: options.memo ?? {},
   }
 }

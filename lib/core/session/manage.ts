@@ -6,16 +6,23 @@
 import { revokeTrust } from "./two-factor/trust"
 import { createHash } from "node:crypto"
 import { constantTimeEqual } from "../kernel/secrets"
-import type { AdapterSession, AdapterUser, SessionManagementAdapter } from "../../storage/adapter"
+import type { AdapterSession, SessionManagementAdapter } from "../../storage/adapter"
 import { MissingAdapterMethods } from "../../errors"
-import { need } from "../kernel/config/stores"
 import type { ResolvedConfig } from "../kernel/config/types"
 import { clearSessionCookie } from "../kernel/cookies/session-store"
 import type { JWT } from "../kernel/types"
-import { claimsOf, sessionEndKey, sessionWatermarkKey } from "./claims"
+import { claimsOf, sessionEndKey } from "./claims"
 import { writeJwtSession } from "./jwt"
 import { currentPrincipal, forgetPrincipal, type DatabasePrincipal } from "./principal"
+import { deleteRows, raiseWatermark } from "./revoke"
 import type { SessionContext } from "./types"
+import { recordAudit } from "../kernel/audit"
+
+export { deleteUser, revokeUserSessions } from "./revoke"
+
+/** The audit event of a revocation the user made themselves (`count`: sessions ended, when known). */
+const audited = (ctx: SessionContext, userId: string, count?: number) =>
+  recordAudit(ctx, { type: "session.revoked", userId, reason: "self", details: { count } })
 
 /** One session as its owner sees it. Times are seconds since the epoch; there is never a token in it. */
 export interface SessionInfo {
@@ -91,24 +98,6 @@ async function clearCurrent(ctx: SessionContext): Promise<void> {
   forgetPrincipal(ctx)
 }
 
-/** Deletes rows one by one, firing `events.signOut` for each that was still there; returns how many went. */
-async function deleteRows(config: ResolvedConfig, rows: AdapterSession[]): Promise<number> {
-  const adapter = { deleteSession: need(config.stores.management?.deleteSession, "deleteSession") }
-  let count = 0
-  for (const row of rows) {
-    const deleted = await adapter.deleteSession(row.sessionToken)
-    if (!deleted) continue
-    count++
-    await config.events.signOut({ session: deleted, reason: "revoked" })
-  }
-  return count
-}
-
-/** Raises the user's watermark to `at` (ms) for as long as a session can live. */
-async function raiseWatermark(config: ResolvedConfig, userId: string, at: number): Promise<void> {
-  await config.store.setMax(sessionWatermarkKey(userId), at, config.session.maxAge)
-}
-
 /**
  * The sessions of the request's user, newest first (at most 100), or null without a valid session. JWT strategy:
  * only the current one (stateless), with the id `"jwt"`.
@@ -172,6 +161,7 @@ export async function revokeSession(ctx: SessionContext, id: string): Promise<Re
     else await raiseWatermark(config, token.sub as string, 1)
     await clearCurrent(ctx)
     await config.events.signOut({ token, reason: "revoked" })
+    await audited(ctx, token.sub as string, 1)
     return "revoked"
   }
   const current = await currentDatabaseUser(ctx)
@@ -181,6 +171,7 @@ export async function revokeSession(ctx: SessionContext, id: string): Promise<Re
   if (!target) return "not-found"
   const count = await deleteRows(config, [target])
   if (target.sessionToken === current.session.sessionToken) await clearCurrent(ctx)
+  if (count === 1) await audited(ctx, current.user.id, 1)
   return count === 1 ? "revoked" : "not-found"
 }
 
@@ -203,15 +194,17 @@ export async function revokeOtherSessions(ctx: SessionContext): Promise<RevokeOu
     const { cookie } = await currentPrincipal(ctx)
     await writeJwtSession(ctx, { ...token, __gh: { ...claimsOf(token), se: now + 1 } }, cookie.present)
     forgetPrincipal(ctx)
+    await audited(ctx, token.sub as string)
     return "revoked"
   }
   const current = await currentDatabaseUser(ctx)
   if (!current) return "unauthenticated"
   const rows = await liveSessionsOf(config, current.user.id)
-  await deleteRows(
+  const count = await deleteRows(
     config,
     rows.filter((row) => row.sessionToken !== current.session.sessionToken),
   )
+  await audited(ctx, current.user.id, count)
   return "revoked"
 }
 
@@ -232,54 +225,16 @@ export async function revokeAllSessions(ctx: SessionContext): Promise<RevokeOutc
     await revokeTrust(config, token.sub as string)
     await clearCurrent(ctx)
     await config.events.signOut({ token, reason: "revoked" })
+    await audited(ctx, token.sub as string)
     return "revoked"
   }
   const current = await currentDatabaseUser(ctx)
   if (!current) return "unauthenticated"
-  await deleteRows(config, await liveSessionsOf(config, current.user.id))
+  const count = await deleteRows(config, await liveSessionsOf(config, current.user.id))
   await revokeTrust(config, current.user.id)
   await clearCurrent(ctx)
+  await audited(ctx, current.user.id, count)
   return "revoked"
-}
-
-/**
- * Ends every session of a user, from server code (an admin, a password change): deletes the database rows (when
- * there is an adapter) and raises the user's watermark, which ends their JWT sessions on their next request.
- * Resolves to the number of rows deleted.
- *
- * @example
- * ```ts
- * await revokeUserSessions(config, user.id)
- * ```
- */
-export async function revokeUserSessions(config: ResolvedConfig, userId: string): Promise<number> {
-  await raiseWatermark(config, userId, Date.now() + 1)
-  await revokeTrust(config, userId)
-  const adapter = config.stores.management
-  if (typeof adapter?.deleteSessions === "function") return adapter.deleteSessions({ userId })
-  if (typeof adapter?.listSessionsByUserId === "function") {
-    return deleteRows(config, await adapter.listSessionsByUserId(userId))
-  }
-  return 0
-}
-
-/**
- * Deletes a user through the adapter after revoking all their sessions (database rows and JWT watermark).
- *
- * @example
- * ```ts
- * await deleteUser(config, user.id)
- * ```
- */
-export async function deleteUser(config: ResolvedConfig, userId: string): Promise<AdapterUser | null> {
-  const adapter = config.stores.management
-  if (typeof adapter?.deleteUser !== "function") {
-    throw new MissingAdapterMethods("deleteUser needs the adapter method deleteUser", {
-      cause: { missing: ["deleteUser"] },
-    })
-  }
-  await revokeUserSessions(config, userId)
-  return (await adapter.deleteUser(userId)) ?? null
 }
 
 /**

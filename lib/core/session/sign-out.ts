@@ -7,6 +7,7 @@ import { sessionStore } from "./database"
 import { withoutReserved } from "./idp"
 import { currentPrincipal, forgetPrincipal } from "./principal"
 import type { SessionContext } from "./types"
+import { recordAudit } from "../kernel/audit"
 
 /** The session a sign-out ended: the JWT that was valid, or the database row that was deleted. */
 export interface EndedSession {
@@ -52,5 +53,7 @@ export async function endSession(ctx: SessionContext): Promise<EndedSession> {
   }
   clearSessionCookie(ctx.jar, door.cookie.present, ctx.cookies.sessionToken.options)
   forgetPrincipal(ctx)
+  const userId = ended.token?.sub ?? ended.session?.userId
+  if (typeof userId === "string") await recordAudit(ctx, { type: "signout", userId })
   return ended
 }

@@ -87,7 +87,7 @@ export function notFound(model: "User" | "Authenticator", id: string): Error {
 
 /** The error a create throws when it would break a uniqueness rule. */
 export function conflict(
-  what: "User id" | "Email" | "Account" | "Authenticator",
+  what: "User id" | "Email" | "Account" | "Authenticator" | "Audit event",
   cause: Record<string, unknown>,
 ): Error {
   return coded(`${what} already exists`, "adapter_conflict", cause)
@@ -199,3 +199,53 @@ export function patchedTwoFactor(row: AdapterTwoFactor, patch: TwoFactorPatch, n
   next.updatedAt = now
   return next
 }
+/** The position of a user in the `listUsers` order: users with an email first by (email key, id), then by id. */
+export function compareUsers(a: { emailKey: string | null; id: string }, b: { emailKey: string | null; id: string }) {
+  if (a.emailKey !== b.emailKey) {
+    if (a.emailKey === null) return 1
+    if (b.emailKey === null) return -1
+    return a.emailKey < b.emailKey ? -1 : 1
+  }
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
+
+/**
+ * `listUsers` over users held in memory (the memory adapter, and Redis after a scan): filtered, ordered, paged.
+ *
+ * @example
+ * ```ts
+ * listUsersIn([...users.values()], { emailPrefix: "ad", limit: 10 })
+ * ```
+ */
+export function listUsersIn<U extends { id: string; email: string | null }>(
+  users: readonly U[],
+  filter: { emailPrefix?: string; id?: string; after?: { emailKey: string | null; id: string }; limit: number },
+): U[] {
+  const keyed = users.map((user) => ({ user, emailKey: emailKey(user.email), id: user.id }))
+  return keyed
+    .filter((u) => {
+      const filtered = filter.emailPrefix !== undefined || filter.id !== undefined
+      if (filtered) {
+        const byPrefix = filter.emailPrefix !== undefined && u.emailKey?.startsWith(filter.emailPrefix) === true
+        const byId = filter.id !== undefined && u.id === filter.id
+        if (!byPrefix && !byId) return false
+      }
+      return !filter.after || compareUsers(u, filter.after) > 0
+    })
+    .sort(compareUsers)
+    .slice(0, filter.limit)
+    .map((u) => u.user)
+}
+
+/** Escapes SQL `LIKE` metacharacters (with `\` as the escape character) so a search prefix matches literally. */
+export const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/**
+ * The verification-token identifiers that belong to a user with this email key (lower-cased): the email itself and
+ * the link tokens of Gatehouse passwords. `deleteUser` removes the tokens under them.
+ */
+export const userTokenIdentifiers = (key: string): string[] => [
+  key,
+  `gatehouse:verify-email:${key}`,
+  `gatehouse:password-reset:${key}`,
+]

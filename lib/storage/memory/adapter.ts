@@ -11,6 +11,8 @@ import type {
   VerificationToken,
 } from "../adapter"
 import {
+  userTokenIdentifiers,
+  listUsersIn,
   conflict,
   copyAuthenticator,
   copySession,
@@ -24,6 +26,7 @@ import {
 } from "../internal/models"
 import type { AccountKey } from "../internal/models"
 import { MemoryStore } from "./store"
+import { memoryAuditMethods } from "./audit"
 import { TOKEN_COLUMNS } from "../internal/rows"
 import { PASSWORD_PROVIDER, passwordAccount, passwordCondition, withoutPassword } from "../internal/password"
 
@@ -63,6 +66,7 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
 
   return {
     store: MemoryStore(),
+    ...memoryAuditMethods(),
     async createUser(user) {
       const id = newUserId(user)
       if (users.has(id)) throw conflict("User id", { id })
@@ -108,6 +112,10 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       for (const [id, s] of sessions) if (s.userId === userId) sessions.delete(id)
       for (const [id, a] of authenticators) if (a.userId === userId) authenticators.delete(id)
       twoFactor.delete(userId)
+      if (key !== null) {
+        for (const [id, t] of tokens)
+          if (userTokenIdentifiers(key).includes(t.identifier.toLowerCase())) tokens.delete(id)
+      }
       return user
     },
     async linkAccount(account) {
@@ -124,6 +132,12 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       if (!stored) return null
       accounts.delete(id)
       return withoutPassword(stored)
+    },
+    async listUsers(filter) {
+      return listUsersIn([...users.values()], filter).map(clone)
+    },
+    async listAccountsByUserId(userId) {
+      return [...accounts.values()].filter((a) => a.userId === userId).map(clone)
     },
     async getAccount(providerAccountId, provider) {
       const stored = accounts.get(accountId({ provider, providerAccountId }))

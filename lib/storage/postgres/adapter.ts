@@ -3,8 +3,10 @@
 import type { Pool } from "pg"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
 import type { KeyValueStore } from "../kv"
+import { auditMethods } from "./audit"
 import { authenticatorMethods } from "./authenticators"
 import { passwordMethods } from "./passwords"
+import { directoryMethods } from "./directory"
 import { migrationHinted } from "./query"
 import type { Queryable } from "./query"
 import { quoteSchema } from "./schema"
@@ -47,6 +49,8 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
     ...authenticatorMethods(db, s),
     ...twoFactorMethods(db, s),
     ...passwordMethods(db, s),
+    ...auditMethods(db, s),
+    ...directoryMethods(db, s),
   }
 }
 

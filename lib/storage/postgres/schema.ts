@@ -100,6 +100,24 @@ CREATE TABLE IF NOT EXISTS gatehouse_kv (
   expires_at bigint NOT NULL
 );
 CREATE INDEX IF NOT EXISTS gatehouse_kv_expires_at ON gatehouse_kv (expires_at);
+
+-- Added for the audit trail: one row per security-relevant act. No foreign key: events outlive the user.
+CREATE TABLE IF NOT EXISTS audit_events (
+  id         text PRIMARY KEY,
+  type       text NOT NULL,
+  at         timestamptz NOT NULL,
+  user_id    text,
+  actor_id   text,
+  ip         text,
+  user_agent text,
+  provider   text,
+  outcome    text NOT NULL CHECK (outcome IN ('success', 'failure')),
+  reason     text,
+  details    jsonb
+);
+CREATE INDEX IF NOT EXISTS audit_events_user_at ON audit_events (user_id, at, id);
+CREATE INDEX IF NOT EXISTS audit_events_at ON audit_events (at, id);
+CREATE INDEX IF NOT EXISTS audit_events_type_at ON audit_events (type, at, id);
 `
 
 /** Options of {@link migrate}. */

@@ -69,10 +69,16 @@ export function userMethods(db: Queryable, s: string): UserAdapter & AccountToke
       }
     },
     async deleteUser(userId) {
-      // Accounts, sessions and authenticators go with the user (ON DELETE CASCADE), the two-factor row (no foreign
-      // key) by the CTE, all in this one statement.
+      // Accounts, sessions and authenticators go with the user (ON DELETE CASCADE); the two-factor row (no foreign
+      // key) and the verification tokens of its address (sign-in links, Gatehouse password links) by the CTEs, all in
+      // this one statement.
       const row = await one<UserRow>(
-        `WITH tf AS (DELETE FROM ${s}.two_factor WHERE user_id = $1) DELETE FROM ${s}.users WHERE id = $1 RETURNING *`,
+        `WITH tf AS (DELETE FROM ${s}.two_factor WHERE user_id = $1),
+              u AS (DELETE FROM ${s}.users WHERE id = $1 RETURNING *),
+              t AS (DELETE FROM ${s}.verification_tokens WHERE lower(identifier) IN (
+                SELECT k FROM u, LATERAL (VALUES (lower(u.email)), ('gatehouse:verify-email:' || lower(u.email)),
+                  ('gatehouse:password-reset:' || lower(u.email))) AS v(k) WHERE u.email IS NOT NULL))
+         SELECT * FROM u`,
         [userId],
       )
       return row ? userFromRow(row) : null

@@ -2,7 +2,9 @@
 // The methods live by the contract's groups (users.ts, sessions.ts, authenticators.ts); this file assembles them.
 import type { Cluster, Redis } from "ioredis"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
+import { auditMethods } from "./audit"
 import { authenticatorMethods } from "./authenticators"
+import { directoryMethods } from "./directory"
 import { clusterSessionMethods } from "./cluster-sessions"
 import { clusterUserMethods } from "./cluster-users"
 import { keyLayout } from "./keys"
@@ -32,6 +34,8 @@ export interface RedisAdapterOptions {
  * `account:<provider>:<providerAccountId>` (URI-encoded parts), `session:<token>`, `vt:<identifier>:<token>`,
  * `authenticator:<credentialID>`, `two-factor:<id>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
  * `user-authenticators:<id>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
+ * `authenticator:<credentialID>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
+ * `user-authenticators:<id>`, the audit trail's `audit:<id>`, `audit-all` and `audit-user:<userId>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
  * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
  * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);
@@ -69,6 +73,8 @@ export function RedisAdapter(
     ...authenticatorMethods(ctx),
     ...twoFactorMethods(ctx),
     ...passwordMethods(ctx),
+    ...auditMethods(ctx),
+    ...directoryMethods(ctx),
   }
   return {
     store: RedisStore(client, { prefix: `${p}kv:`, waitForReplicas: wait }),

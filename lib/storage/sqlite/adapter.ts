@@ -2,7 +2,9 @@
 // `bun:sqlite` (Bun) or `node:sqlite` (Deno, Node 22.5+). The methods live by the contract's groups (users.ts,
 // sessions.ts, authenticators.ts); this file assembles them.
 import type { AccountTokenAdapter, Adapter, IdpSessionAdapter } from "../adapter"
+import { auditMethods } from "./audit"
 import { authenticatorMethods } from "./authenticators"
+import { directoryMethods } from "./directory"
 import { asSQLiteDatabase, openSQLite } from "./driver"
 import type { SQLiteDriver } from "./driver"
 import { addMissingColumns, SQLITE_SCHEMA } from "./schema"
@@ -62,6 +64,8 @@ export function SQLiteAdapter(
     ...authenticatorMethods(db),
     ...twoFactorMethods(db),
     ...passwordMethods(db),
+    ...auditMethods(db),
+    ...directoryMethods(db),
   }
 }
 

@@ -83,6 +83,22 @@ CREATE TABLE IF NOT EXISTS two_factor (
   created_at     INTEGER NOT NULL,
   updated_at     INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS audit_events (
+  id         TEXT PRIMARY KEY,
+  type       TEXT NOT NULL,
+  at         INTEGER NOT NULL,
+  user_id    TEXT,
+  actor_id   TEXT,
+  ip         TEXT,
+  user_agent TEXT,
+  provider   TEXT,
+  outcome    TEXT NOT NULL CHECK (outcome IN ('success','failure')),
+  reason     TEXT,
+  details    TEXT
+);
+CREATE INDEX IF NOT EXISTS audit_events_user_at ON audit_events (user_id, at, id);
+CREATE INDEX IF NOT EXISTS audit_events_at ON audit_events (at, id);
+CREATE INDEX IF NOT EXISTS audit_events_type_at ON audit_events (type, at, id);
 `
 
 /** Columns added after the first release, per table: a database created earlier gets them on open. */

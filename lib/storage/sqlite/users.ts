@@ -1,6 +1,6 @@
 // The SQLite adapter's users and accounts, with the accounts' token compare-and-swap.
 import type { AccountTokenAdapter, AdapterUser, UserAdapter } from "../adapter"
-import { conflict, emailKey, newUserId, notFound, parseExtra } from "../internal/models"
+import { conflict, emailKey, newUserId, notFound, parseExtra, userTokenIdentifiers } from "../internal/models"
 import {
   accountFromRow,
   accountValues,
@@ -30,6 +30,7 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
     deleteSessionsOf: db.prepare("DELETE FROM sessions WHERE user_id = ?"),
     deleteAuthenticatorsOf: db.prepare("DELETE FROM authenticators WHERE user_id = ?"),
     deleteTwoFactorOf: db.prepare("DELETE FROM two_factor WHERE user_id = ?"),
+    deleteTokensOf: db.prepare("DELETE FROM verification_tokens WHERE lower(identifier) IN (?, ?, ?)"),
     insertAccount: db.prepare(
       `INSERT INTO accounts (${ACCOUNT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
@@ -93,7 +94,11 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
         q.deleteSessionsOf.run(userId)
         q.deleteAuthenticatorsOf.run(userId)
         q.deleteTwoFactorOf.run(userId)
-        return userOrNull(q.deleteUser.get(userId))
+        const deleted = userOrNull(q.deleteUser.get(userId))
+        const key = emailKey(deleted?.email)
+        // Its sign-in links and Gatehouse password links (identifiers stored as given; SQLite's lower() folds ASCII).
+        if (key !== null) q.deleteTokensOf.run(...userTokenIdentifiers(key))
+        return deleted
       })
     },
     async linkAccount(account) {

@@ -7,6 +7,7 @@ const NAMES: readonly (keyof EventCallbacks)[] = [
   "signIn",
   "signOut",
   "createUser",
+  "userDeleted",
   "updateUser",
   "linkAccount",
   "session",

@@ -22,6 +22,9 @@ import { MemoryStore } from "../../../storage/memory/store"
 import { resolveSecrets, untrustedHost } from "./secret"
 import { warnEnvTypos } from "./env-typos"
 import { resolveTwoFactor } from "./two-factor"
+import { resolveAudit } from "../audit/config"
+import { recordAudit } from "../audit/record"
+import { resolveAccounts } from "../accounts/config"
 
 export interface ResolveOptions {
   env?: Env
@@ -126,6 +129,18 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   const kv = config.store ?? config.adapter?.store ?? newMemoryStore()
   const kvSource = config.store ? "config" : config.adapter?.store ? "adapter" : "memory"
   const events = Object.freeze(wrapEvents(config.events ?? {}, logger))
+  const audit = resolveAudit(config.audit, userAdapter, adapterTimeout)
+  // The limiter's first refusal per rule and key in a window is also the audit event `ratelimit.hit`.
+  const limiterEvents: typeof events = Object.freeze({
+    ...events,
+    rateLimited: async (message: Parameters<typeof events.rateLimited>[0]) => {
+      await events.rateLimited(message)
+      await recordAudit(
+        { config: { audit, session, logger }, clientIp: () => message.ip ?? null },
+        { type: "ratelimit.hit", userId: null, outcome: "failure", reason: message.rule },
+      )
+    },
+  })
   const resolved: ResolvedConfig = {
     basePath,
     secret: Object.freeze([...secret]),
@@ -163,14 +178,22 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
         secret: secret[0]!,
         kv,
         kvSource,
-        events,
+        events: limiterEvents,
         logger,
       },
       newMemoryStore,
     ),
+    audit,
+    accounts: resolveAccounts(
+      config,
+      adapter,
+      providers.some((p) => p.type === "email" && Boolean((p as { server?: unknown }).server)),
+    ),
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,
+      accountRoutes: config.features?.accountRoutes === true,
+      adminRoutes: config.features?.adminRoutes === true,
     }),
     ...(twoFactor ? { twoFactor } : {}),
   }

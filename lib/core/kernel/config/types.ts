@@ -13,6 +13,8 @@ import type {
 import type { LoggerInstance } from "../../../logger"
 import type { KeyValueStore } from "../../../storage/kv"
 import type { RateLimiter } from "../rate-limit/limiter"
+import type { ResolvedAudit } from "../audit/types"
+import type { ResolvedAccounts } from "../accounts/types"
 import type {
   CallbacksOptions,
   CookiesOptions,
@@ -143,9 +145,18 @@ export interface ResolvedConfig {
   readonly storeSource: "config" | "adapter" | "memory"
   /** Provider tokens at rest. */
   readonly tokens: Readonly<{ encryptAtRest: boolean }>
-  readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
+  readonly features: Readonly<{
+    passkeyRoutes: boolean
+    sessionRoutes: boolean
+    accountRoutes: boolean
+    adminRoutes: boolean
+  }>
   /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
   readonly rateLimit: RateLimiter
   /** Two-factor sign-in, when `twoFactor` is configured. */
   readonly twoFactor?: ResolvedTwoFactor
+  /** The audit trail (`config.audit`): its store, sink and retention. */
+  readonly audit: ResolvedAudit
+  /** Account self-service and administration (`config.account`, `config.admin`, their route flags). */
+  readonly accounts: ResolvedAccounts
 }

@@ -36,6 +36,12 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     "password-forgot-ip": { limit: 10, window: 600, by: "ip" },
     "password-token-ip": { limit: 20, window: 600, by: "ip" },
     "password-change": { limit: 10, window: 900, by: "identifier" },
+    // Accounts (accounts.md §7), counted by the session user (admin: the admin's id).
+    "account-email-change": { limit: 5, window: 3600, by: "session" },
+    "account-delete": { limit: 3, window: 3600, by: "session" },
+    "account-link": { limit: 10, window: 600, by: "session" },
+    "account-link-confirm": { limit: 30, window: 600, by: "ip" },
+    admin: { limit: 300, window: 60, by: "session" },
   })
 
 /** Rules that count even when `rateLimit.enabled` is false: they protect one account or one code, not the server. */
@@ -44,6 +50,9 @@ const ALWAYS_ON: ReadonlySet<RateLimitRuleName> = new Set([
   "two-factor-challenge",
   "two-factor-account",
   "email-code",
+  "password-email-address",
+  // Bounds address enumeration through email changes (accounts.md §7).
+  "account-email-change",
 ])
 
 /**
@@ -205,7 +214,7 @@ export function createRateLimiter(setup: LimiterSetup, makeMemory: () => RateLim
     ipv6Subnet,
     active(rule) {
       if (rules.get(rule) === false) return false
-      // Mailboxes (EM-13, issue 11), second factors and email codes are protected even where the limiter is off.
+      // Mailboxes (EM-13, issue 11), second factors, email codes and email changes count even with the limiter off.
       return enabled || ALWAYS_ON.has(rule)
     },
     async hit(rule, scope, subject, ip, counter = "window", own) {

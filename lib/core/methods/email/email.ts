@@ -1,5 +1,6 @@
 /** Email magic links: POST /signin/:email sends the link; GET /callback/:email?token=&email= signs the user in. */
 import { randomUUID } from "node:crypto"
+import { isBanned } from "../../session/ban"
 import { constantTimeEqual, keyedHash, randomToken } from "../../kernel/secrets"
 import type { Adapter, AdapterUser, VerificationToken } from "../../../storage/adapter"
 import { store } from "../../kernel/config/stores"
@@ -75,6 +76,8 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
   }
 
   const user = (await adapter.getUserByEmail(email)) ?? { id: randomUUID(), email, emailVerified: null }
+  // A banned user's address gets the same answer as anyone's, and no mail (accounts.md §3.4).
+  if (ctx.config.accounts.admin && isBanned(user)) return toVerifyRequest(ctx, provider, email)
   const redirect = await runSignInCallback(ctx, {
     user,
     account: account(provider, email, user.id),

@@ -12,6 +12,7 @@ import { oauthFlowContext } from "./flow-context"
 import type { AuthResult } from "../../kernel/response"
 import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
 import { linkOrRegister } from "./link-account"
+import { finishLink } from "./link-flow"
 import type { AccountTokenPatch, AdapterAccount } from "../../../storage/adapter"
 import { accountPointerKey, dpopKeyAtRest, tokenAtRest } from "../../session/tokens"
 import type { Account } from "../../kernel/types"
@@ -68,14 +69,17 @@ export async function oauthCallback(ctx: RequestContext, provider: ResolvedOAuth
     return finishSignIn(ctx, { user: userFromProvider, account, profile, idp, ...(dpopKey ? { dpopKey } : {}) })
   }
 
+  // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns; a DPoP key is sealed in any case.
+  const stored = await accountAtRest(ctx, account, dpopKey)
+  // An explicit link (accounts.md §2.3) attaches the account to the user who started it and signs no one in.
+  const linkedNow = await finishLink(ctx, provider, stored)
+  if (linkedNow) return linkedNow
   const accountKey = { provider: account.provider, providerAccountId: account.providerAccountId }
   const userByAccount =
     (await adapter.getUserByAccount(accountKey)) ??
     (result.formerProviderAccountId ? await rekeyFormerAccount(ctx, account, result.formerProviderAccountId) : null)
   const redirect = await runSignInCallback(ctx, { user: userByAccount ?? userFromProvider, account, profile })
   if (redirect) return { redirect }
-  // With `tokens.encryptAtRest`, the account row gets `gh1.` token columns; a DPoP key is sealed in any case.
-  const stored = await accountAtRest(ctx, account, dpopKey)
   let byAccount = userByAccount
   let linked
   try {

@@ -8,8 +8,10 @@ import type { RequestContext } from "../../kernel/context"
 import { signedInUser } from "../../session/principal"
 import type { Account, Profile, User } from "../../kernel/types"
 import { sessionContext } from "../../session/context"
+import { recordAudit } from "../../kernel/audit"
 
-function storedAccount(provider: ResolvedOAuthProvider, account: Account, userId: string): AdapterAccount {
+/** The account row an OAuth sign-in stores for `userId` (what `provider.account()` picks, the DPoP key, the ids). */
+export function storedAccount(provider: ResolvedOAuthProvider, account: Account, userId: string): AdapterAccount {
   const picked = provider.account ? (provider.account(account) ?? {}) : {}
   // A DPoP sign-in's sealed key (and its public thumbprint) goes with the tokens, whatever `account()` picks.
   const dpop = Object.fromEntries(
@@ -60,6 +62,7 @@ export async function linkOrRegister(
 
   if (signedIn) {
     await link(signedIn)
+    await recordAudit(sessionContext(ctx), { type: "account.linked", userId: signedIn.id, provider: provider.id })
     return { user: signedIn, isNewUser: false }
   }
 

@@ -4,6 +4,7 @@
  * refuses to remove the user's last way to sign in.
  */
 import { need, store } from "../../kernel/config/stores"
+import { recordAudit } from "../../kernel/audit"
 import type { AdapterAuthenticator, AdapterUser } from "../../../storage/adapter"
 import { InvalidRequest, LastCredential, NotFound, SessionNotFresh } from "../../../errors"
 import { currentPrincipal, signedInUser } from "../../session/principal"
@@ -124,17 +125,27 @@ export async function deletePasskey(ctx: SessionContext, id: unknown): Promise<v
     (a) => a.credentialID !== stored.credentialID,
   )
   const byEmail = Boolean(user.email) && config.providers.some((p) => p.type === "email")
-  // The adapter contract cannot list a user's OAuth accounts, so only passkeys and email count as other ways in.
-  if (others.length === 0 && !byEmail) throw new LastCredential("This is the last way to sign in to this account")
+  // OAuth/OIDC accounts count too where the adapter can list them (accounts.md §2.4).
+  const listAccounts = config.accounts.store?.listAccountsByUserId
+  const byProvider = listAccounts
+    ? (await listAccounts(user.id)).some((a) => a.type === "oauth" || a.type === "oidc")
+    : false
+  if (others.length === 0 && !byEmail && !byProvider) {
+    throw new LastCredential("This is the last way to sign in to this account")
+  }
   await need(adapter.deleteAuthenticator, "deleteAuthenticator")(stored.credentialID)
+  let passkeyProvider: string | null = null
   for (const provider of config.providers) {
     if (provider.type !== "webauthn") continue
+    passkeyProvider ??= provider.id
     const account = await adapter.getAccount(stored.providerAccountId, provider.id)
     if (account?.userId === user.id) {
+      passkeyProvider = provider.id
       await need(
         adapter.unlinkAccount,
         "unlinkAccount",
       )({ provider: provider.id, providerAccountId: stored.providerAccountId })
     }
   }
+  await recordAudit(ctx, { type: "passkey.removed", userId: user.id, provider: passkeyProvider })
 }

@@ -14,6 +14,8 @@ import type { Account } from "../../kernel/types"
 import type { AuthenticatorTransportFuture } from "../../../webauthn/encoding"
 import type { ResolvedWebAuthnProvider } from "../../../webauthn/provider"
 import { defaultCredentialName } from "./users"
+import { recordAudit } from "../../kernel/audit"
+import { sessionContext } from "../../session/context"
 
 /** What a verified registration gives to store. */
 export interface NewCredential {
@@ -107,5 +109,8 @@ export async function registerCredential(
   const account = result.account as Account
   if (!params.user) await ctx.config.events.createUser({ user: result.user })
   await ctx.config.events.linkAccount({ user: result.user, account, profile: result.user })
+  // A signed-in user added a passkey (a new user's registration is a sign-up: its `signin` event says so).
+  if (params.user)
+    await recordAudit(sessionContext(ctx), { type: "passkey.added", userId: params.user.id, provider: provider.id })
   return { user: result.user, account }
 }

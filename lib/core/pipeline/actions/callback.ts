@@ -1,5 +1,7 @@
 /** /callback/:provider: dispatch by provider type and method. */
-import { InvalidProvider } from "../../../errors"
+import { AuthError, InvalidProvider } from "../../../errors"
+import { recordAudit } from "../../kernel/audit"
+import { sessionContext } from "../../session/context"
 import type { RequestContext } from "../../kernel/context"
 import type { AuthResult } from "../../kernel/response"
 import { credentialsCallback } from "../../methods/credentials/callback"
@@ -17,6 +19,25 @@ import { passwordSignIn } from "../../methods/password/routes"
  * ```
  */
 export async function callbackAction(ctx: RequestContext): Promise<AuthResult> {
+  try {
+    return await dispatch(ctx)
+  } catch (error) {
+    // A passkey registration is not a sign-in attempt; every other failed callback ends one. The user is not known
+    // here (a credentials form's typed identifier is never recorded).
+    if (!(ctx.provider?.type === "webauthn" && ctx.request.body?.action === "register")) {
+      await recordAudit(sessionContext(ctx), {
+        type: "signin",
+        userId: null,
+        provider: ctx.provider?.id ?? null,
+        outcome: "failure",
+        reason: error instanceof AuthError ? error.type : "AuthError",
+      })
+    }
+    throw error
+  }
+}
+
+async function dispatch(ctx: RequestContext): Promise<AuthResult> {
   const provider = ctx.provider
   if (!provider) throw new InvalidProvider("Callback route called without provider")
   // The router has checked the provider type and method against the route table.
