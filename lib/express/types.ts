@@ -157,7 +157,8 @@ export type ExpressAccountMembers = {
 
 /** What `Gatehouse(config)` returns (Express flavour). */
 export interface GatehouseInstance
-  extends SessionManagement,
+  extends
+    SessionManagement,
     ExpressTwoFactor,
     PasswordServerFunctions<[req: Request, res: ExpressResponse]>,
     ExpressAccountMembers {

@@ -83,10 +83,7 @@ export type WebAccountMembers = {
 
 /** What `Gatehouse(config)` from `gatehouse-auth/web` returns. */
 export interface WebGatehouse
-  extends WebSessionManagement,
-    WebTwoFactor,
-    PasswordServerFunctions<[request: Request]>,
-    WebAccountMembers {
+  extends WebSessionManagement, WebTwoFactor, PasswordServerFunctions<[request: Request]>, WebAccountMembers {
   handlers: { GET(request: Request): Promise<Response>; POST(request: Request): Promise<Response> }
   /** Answers a request under the base path; `undefined` for any other path (let the app answer it). */
   handle(request: Request): Promise<Response | undefined>
