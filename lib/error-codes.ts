@@ -49,6 +49,9 @@ export type ErrorType =
   | "LastCredential"
   | "RefreshTokenError"
   | "RateLimited"
+  | "TwoFactorRequired"
+  | "TwoFactorInvalid"
+  | "TwoFactorAlreadyEnabled"
   | "PasswordPolicy"
   | "InvalidEmail"
   | "EmailNotVerified"
@@ -77,6 +80,10 @@ export type ErrorType =
  */
 export type AuthErrorCode =
   | "access_denied"
+  | "session_required"
+  | "two_factor_required"
+  | "two_factor_invalid"
+  | "two_factor_already_enabled"
   | "account_not_linked"
   | "adapter_conflict"
   | "adapter_error"
@@ -199,6 +206,9 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   LastCredential: "last_credential",
   RefreshTokenError: "refresh_token_error",
   RateLimited: "rate_limited",
+  TwoFactorRequired: "two_factor_required",
+  TwoFactorInvalid: "two_factor_invalid",
+  TwoFactorAlreadyEnabled: "two_factor_already_enabled",
   PasswordPolicy: "password_policy",
   InvalidEmail: "invalid_email",
   EmailNotVerified: "email_not_verified",

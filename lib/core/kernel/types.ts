@@ -57,6 +57,8 @@ export interface PagesOptions {
   error: string
   verifyRequest: string
   newUser: string
+  /** Gatehouse: the app's own second-factor page (it posts to `{base}/two-factor` like the built-in one). */
+  twoFactor: string
   /** Gatehouse, Password provider: custom pages the built-in GET routes redirect to (with the same query). */
   signUp: string
   forgotPassword: string
@@ -80,6 +82,10 @@ export interface CookiesOptions {
   verifyAddress: CookieOption
   /** Gatehouse only: the sealed non-password fields of a rejected credentials form, refilled once (5 minutes). */
   credentialsRefill: CookieOption
+  /** Gatehouse only: the sealed pending sign-in awaiting its second factor (10 minutes). */
+  twoFactor: CookieOption
+  /** Gatehouse only: a device trusted to skip the second factor (`twoFactor.trustDevice.maxAge`). */
+  twoFactorTrust: CookieOption
 }
 
 /** A partial cookie override: any name or single option. */
@@ -175,8 +181,24 @@ export interface AuthorizedRequest {
   req?: unknown
 }
 
+/** What passed the second factor of a sign-in (absent when none applied). */
+export type TwoFactorUsed = "totp" | "backup-code" | "email" | "trusted-device"
+
 export interface EventCallbacks {
-  signIn: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
+  signIn: (message: {
+    user: User
+    account: Account | null
+    profile?: Profile
+    isNewUser?: boolean
+    /** Gatehouse: the second factor this sign-in passed (absent when none applied). */
+    twoFactor?: TwoFactorUsed
+  }) => Awaitable<void>
+  /** Gatehouse: a user confirmed a TOTP enrolment; two-factor sign-in is on for them. */
+  twoFactorEnabled: (message: { userId: string }) => Awaitable<void>
+  /** Gatehouse: a user turned two-factor sign-in off. */
+  twoFactorDisabled: (message: { userId: string }) => Awaitable<void>
+  /** Gatehouse: a user replaced their backup codes. */
+  backupCodesRegenerated: (message: { userId: string }) => Awaitable<void>
   /**
    * A session ended: sign-out, or `reason: "revoked"` (session management: revoked by id, "sign out other devices",
    * "sign out everywhere", an admin revocation, or a JWT refused because of such a revocation), or
@@ -214,11 +236,11 @@ export interface EventCallbacks {
   /** Gatehouse: a security-relevant event, e.g. `webauthn.counter_regression` (a cloned or replayed authenticator). */
   /** Gatehouse: `getAccessToken()` failed for good (`invalid_grant`, `id_token_mismatch`, `no_refresh_token`). */
   refreshTokenError: (message: { provider: string; userId?: string; reason: string }) => Awaitable<void>
-  securityAlert: (message: {
-    type: "webauthn.counter_regression"
-    userId: string
-    credentialID: string
-  }) => Awaitable<void>
+  securityAlert: (
+    message:
+      | { type: "webauthn.counter_regression"; userId: string; credentialID: string }
+      | { type: "twofactor.locked" | "twofactor.trust_replayed"; userId: string },
+  ) => Awaitable<void>
 }
 
 /** The names of the rate-limit rules (README "Rate limiting" has the table). */
@@ -233,6 +255,9 @@ export type RateLimitRuleName =
   | "backchannel"
   | "session-update"
   | "oauth-par-ip"
+  | "two-factor-challenge"
+  | "two-factor-account"
+  | "email-code"
   | "signup-ip"
   | "password-email-address"
   | "password-forgot-ip"
@@ -268,6 +293,24 @@ export interface RateLimitOptions {
   headers?: "retry-after" | "draft-ietf-10" | false
   /** Per-rule overrides (`{ limit, window }`, either may be left out), or `false` to turn a rule off. */
   rules?: Partial<Record<RateLimitRuleName, Partial<RateLimitRule> | false>>
+}
+
+/** `twoFactor`: two-factor sign-in after every first factor (README "Two-factor sign-in"). */
+export interface TwoFactorOptions {
+  /** Label in authenticator apps. Default: the host of `AUTH_URL`, else of the request. */
+  issuer?: string
+  /** Second factors offered. Default `["totp"]`; `"email"` needs an email provider. */
+  methods?: Array<"totp" | "email">
+  /** Whether a user without TOTP must pass an email code (with `"email"` in `methods`). Default false. */
+  required?: boolean | ((user: User | AdapterUser) => Awaitable<boolean>)
+  /** `"skip"` (default): a passkey assertion with user verification counts as two factors. */
+  passkeys?: "skip" | "enforce"
+  /** "Trust this device": `false`, or the cookie's life in seconds (default 30 days). */
+  trustDevice?: false | { maxAge?: number }
+  /** End the user's other sessions when two-factor sign-in is turned on or off. Default true. */
+  revokeOtherSessionsOnEnable?: boolean
+  /** The email provider that sends second-factor codes. Default: the first one. */
+  emailProvider?: string
 }
 
 /** The configuration of Gatehouse. */
@@ -336,6 +379,8 @@ export interface AuthConfig {
   store?: KeyValueStore
   /** Colors, logo and button text of the built-in pages. */
   theme?: Theme
+  /** Two-factor sign-in (TOTP, backup codes, trusted devices, email codes) after every first factor. */
+  twoFactor?: TwoFactorOptions
   /**
    * Provider tokens kept for refresh. `encryptAtRest: true` stores the access and refresh tokens of
    * account rows as `gh1.<JWE>` (key derived from the first secret; every secret decrypts). Default false, so Auth.js

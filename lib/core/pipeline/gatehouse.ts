@@ -29,6 +29,7 @@ import type { PrincipalMemo, SessionContext } from "../session/types"
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
+import { twoFactorMembers, type TotpEnrolment, type TwoFactorMembers, type TwoFactorStatus } from "./two-factor-members"
 import { passwordCall, type PasswordInput, type PasswordMember } from "./password-calls"
 import {
   serverSignIn,
@@ -43,7 +44,7 @@ import {
 
 export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
 export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
-export type { PathRouting }
+export type { PathRouting, TotpEnrolment, TwoFactorStatus }
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
@@ -113,7 +114,7 @@ export interface Mount {
 }
 
 /** The Gatehouse object of one config (or lazy config function). */
-export interface Gatehouse {
+export interface Gatehouse extends TwoFactorMembers<RequestPort> {
   /** The runtime of the config serving `native` (a lazy config function is called with it). */
   runtime(native?: object): ConfigRuntime | Promise<ConfigRuntime>
   /**
@@ -367,6 +368,10 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     revokeUserSessions: async (userId) => revokeUserSessions(await serverConfig(), userId),
     deleteUser: async (userId) => deleteUser(await serverConfig(), userId),
     resetRateLimit: async ({ identifier }) => resetAccountLimits(await serverConfig(), identifier),
+    ...twoFactorMembers<RequestPort>(
+      (port, fn) => withSession(port, (ctx) => fn(ctx)),
+      (port) => port.origin(),
+    ),
     password: (port, member, input) =>
       serverCall(port, async (rt, config, request) => {
         const { setCookies } = await passwordCall(rt, config, request, member, input)

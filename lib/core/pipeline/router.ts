@@ -21,6 +21,7 @@ import { sessionsAction } from "../session/sessions-route"
 import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
+import { twoFactorAction } from "../methods/two-factor/route"
 import { passwordHandlers } from "../methods/password/routes"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
@@ -39,6 +40,7 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   sessions: sessionsAction,
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,
+  "two-factor": twoFactorAction,
   ...passwordHandlers,
 }
 
@@ -72,7 +74,8 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   // An opt-in route that is off is not one of ours, like any unknown path.
   const off =
     (policy.feature && !ctx.config.features[policy.feature]) ||
-    (policy.requiresProviderType && !ctx.config.providers.some((p) => p.type === policy.requiresProviderType))
+    (policy.requiresProviderType && !ctx.config.providers.some((p) => p.type === policy.requiresProviderType)) ||
+    (policy.configured && !ctx.config[policy.configured])
   if (off) return { status: 400, headers: { ...jsonHeaders }, body: "Bad request." }
   const handler = handlers[action]
   if (!handler || !policy.methods.includes(method)) throw new UnknownAction(`Cannot handle action: ${action}`)

@@ -21,6 +21,7 @@ import { createRateLimiter } from "../rate-limit/limiter"
 import { MemoryStore } from "../../../storage/memory/store"
 import { resolveSecrets, untrustedHost } from "./secret"
 import { warnEnvTypos } from "./env-typos"
+import { resolveTwoFactor } from "./two-factor"
 
 export interface ResolveOptions {
   env?: Env
@@ -95,6 +96,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   })
 
   assertDpopStorage(providers, userAdapter, strategy)
+  const twoFactor = resolveTwoFactor(config.twoFactor, adapter, providers)
   const sessionMaxAge = config.session?.maxAge ?? THIRTY_DAYS
   const storeIpOption = (value: unknown): boolean | "truncate" => {
     if (value === undefined || value === false) return false
@@ -170,6 +172,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,
     }),
+    ...(twoFactor ? { twoFactor } : {}),
   }
   // WebAuthn is generally available: the Auth.js flag is accepted, ignored, and noted once per resolved config.
   if (config.experimental?.enableWebAuthn === true) logger.warn("experimental-webauthn")

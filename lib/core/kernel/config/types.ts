@@ -23,6 +23,7 @@ import type {
   Theme,
 } from "../types"
 import type { InternalProvider } from "./providers"
+import type { ResolvedTwoFactor } from "./two-factor"
 
 /** The user methods an OAuth sign-in with an adapter calls (and, optionally, `deleteUser`/`transaction`). */
 export type OAuthUserStore = Pick<
@@ -145,4 +146,6 @@ export interface ResolvedConfig {
   readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
   /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
   readonly rateLimit: RateLimiter
+  /** Two-factor sign-in, when `twoFactor` is configured. */
+  readonly twoFactor?: ResolvedTwoFactor
 }
