@@ -44,6 +44,8 @@ const ALWAYS_ON: ReadonlySet<RateLimitRuleName> = new Set([
   "two-factor-challenge",
   "two-factor-account",
   "email-code",
+  // Passwords: the emails of sign-up, forgot and resend per address (passwords.md clarification 5).
+  "password-email-address",
 ])
 
 /**
