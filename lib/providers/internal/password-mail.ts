@@ -2,7 +2,6 @@
  * The Password provider's built-in emails over SMTP (nodemailer): verification, reset, "you already have an account"
  * and "your password was changed". Text and HTML parts; the typed address is never repeated in the body.
  */
-import { createTransport } from "nodemailer"
 import type SMTPTransport from "nodemailer/lib/smtp-transport"
 import type { Theme } from "../../models"
 import type {
@@ -11,7 +10,6 @@ import type {
   PasswordResetParams,
   PasswordVerificationParams,
 } from "../../password/types"
-import { SMTP_TIMEOUTS } from "../nodemailer"
 import { DEFAULT_EMAIL_BRAND, lifetimeText } from "./email-message"
 
 const escapeHtml = (value: string) =>
@@ -42,10 +40,17 @@ function message(theme: Theme, title: string, lines: string[], button?: { url: s
 
 const hostOf = (url: string) => new URL(url).host
 
-/** The four hooks of the Password provider, sending through `server` from `from`. */
+/** Time limits of one SMTP exchange, in ms (as the Nodemailer provider's), unless `server` sets its own. */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000, dnsTimeout: 10_000 }
+
+/**
+ * The four hooks of the Password provider, sending through `server` from `from`. nodemailer (an optional peer
+ * dependency) is loaded at the first send, so an app that gives its own hooks never needs it.
+ */
 export function passwordMailer(server: unknown, from: string | undefined) {
   const send = async (to: string, content: Message): Promise<void> => {
     const options = typeof server === "string" ? { url: server } : (server as object)
+    const { createTransport } = await import("nodemailer")
     const transport = createTransport({ ...SMTP_TIMEOUTS, ...options } as SMTPTransport.Options)
     try {
       const result = await transport.sendMail({ to, from, ...content })

@@ -50,6 +50,7 @@ const ALWAYS_ON: ReadonlySet<RateLimitRuleName> = new Set([
   "two-factor-challenge",
   "two-factor-account",
   "email-code",
+  // Passwords: the emails of sign-up, forgot and resend per address (passwords.md clarification 5).
   "password-email-address",
   // Bounds address enumeration through email changes (accounts.md §7).
   "account-email-change",
