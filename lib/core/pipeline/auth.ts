@@ -4,6 +4,7 @@ import {
   CredentialsSignin,
   InvalidCallbackUrl,
   InvalidRequest,
+  UnknownAction,
   RateLimited,
   isServiceUnavailable,
 } from "../../errors"
@@ -28,7 +29,15 @@ import { CookieJar, serializeCookie } from "../kernel/cookies/jar"
 import type { CookielessAnswer } from "./cookieless"
 import { resolveCsrf } from "../kernel/csrf"
 import { passwordErrorAnswer } from "../methods/password/routes"
-import { configErrorResponse, errorRedirect, isApiClient, json, jsonError, serviceUnavailable } from "./error-answers"
+import {
+  configErrorResponse,
+  errorRedirect,
+  isApiClient,
+  json,
+  jsonError,
+  serviceUnavailable,
+  unknownRouteAnswer,
+} from "./error-answers"
 import type { raw } from "../../symbols"
 import type { AuthConfig, Awaitable } from "../kernel/types"
 
@@ -157,6 +166,10 @@ export async function answerRequest(
     authRequest = await parseRequestSource(source, config.basePath)
   } catch (error) {
     config.logger.error(error as Error)
+    // A path that names no route: a browser gets a page saying so; any other unreadable request stays JSON.
+    if (error instanceof UnknownAction && source.method === "GET") {
+      return unknownRouteAnswer(config, source.url, source.headers)
+    }
     return json(400, "Bad request.")
   }
   return pipeline(runtime, config, authRequest, options)

@@ -7,7 +7,8 @@ import { AuthError, EmailSignInError, MissingAdapterMethods, Verification } from
 import type { EmailConfig } from "../../../providers/types"
 import { actionUrl, requestWithParsedBody, type RequestContext } from "../../kernel/context"
 import { normalizeEmail } from "../../kernel/email-address"
-import { pageHeaders, renderConfirmEmailPage } from "../../kernel/pages"
+import { pageHeaders, renderConfirmEmailPage, renderErrorPage } from "../../kernel/pages"
+import { markLinkUsed, wasLinkUsed } from "./used-links"
 import { sessionStore } from "../../session/database"
 import { currentPrincipal } from "../../session/principal"
 import type { AuthResult } from "../../kernel/response"
@@ -194,7 +195,9 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     throw new Verification("Invalid email", { cause: { provider: provider.id } })
   }
   // ML-5: opening the link (GET) only shows the confirmation page; its POST (CSRF-checked by the router) signs in.
-  if (provider.confirm !== false && !isPost) return confirmPage(ctx, provider, token, email)
+  if (provider.confirm !== false && !isPost) {
+    return (await wasLinkUsed(ctx, token)) ? usedLinkPage(ctx, provider) : confirmPage(ctx, provider, token, email)
+  }
   const invite = await consumeToken(ctx, provider, email, token)
   // Fail closed: a missing or invalid expiry from an adapter counts as expired (an ISO string is read as a date).
   const expired = invite ? !(new Date(invite.expires).valueOf() >= Date.now()) : false
@@ -202,13 +205,26 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     throw new Verification("Invalid verification token", { cause: { hasInvite: Boolean(invite), expired } })
   }
   try {
-    return await completeEmailSignIn(ctx, provider, invite)
+    const signedIn = await completeEmailSignIn(ctx, provider, invite)
+    await markLinkUsed(ctx, provider, token)
+    return signedIn
   } catch (error) {
     // No token consumed without a session: a sign-in that failed after the token was used (a database that went away
     // in between) puts it back, so the same link works once the service is back. Best effort: the store may be down.
     await Promise.resolve(adapter.createVerificationToken(invite)).catch(() => undefined)
     throw error
   }
+}
+
+function usedLinkPage(ctx: RequestContext, provider: EmailConfig): AuthResult {
+  const signinUrl = actionUrl(ctx, "signin")
+  const page = renderErrorPage({
+    error: "EmailLinkUsed",
+    origin: ctx.origin,
+    signinUrl,
+    theme: provider.theme ?? ctx.config.theme,
+  })
+  return { status: page.status, headers: { ...pageHeaders, "Cache-Control": "no-store" }, body: page.html }
 }
 
 function confirmPage(ctx: RequestContext, provider: EmailConfig, token: string, email: string): AuthResult {

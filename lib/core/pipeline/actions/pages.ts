@@ -88,6 +88,7 @@ export async function signInPage(ctx: RequestContext): Promise<AuthResult> {
       ),
       csrfToken: ctx.csrfToken,
       callbackUrl: ctx.callbackUrl,
+      siteName: new URL(ctx.origin).host,
       email: ctx.request.query.email,
       error: ctx.request.error,
       retry: ctx.request.query.retry,
