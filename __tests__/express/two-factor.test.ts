@@ -560,3 +560,24 @@ describe("two-factor edges", () => {
     expect(loc(done.res)).toBe("/home")
   })
 })
+
+describe("the two-factor route's IP rule", () => {
+  it("over `two-factor` (10 / 60 s per IP, limiter on): the two-factor page with RateLimited and Retry-After", async () => {
+    const h = makeApp(
+      "jwt",
+      { issuer: "Gatehouse Test" },
+      { rateLimit: { enabled: true, rules: { "two-factor": { limit: 2 } } } },
+    )
+    await enrolled(h, "alice")
+    const first = await firstFactor(h.app, "alice")
+    let last: request.Response | undefined
+    let jar = first.jar
+    for (let i = 0; i < 3; i++) {
+      const attempt = await secondFactor(h.app, jar, { code: "000000" })
+      jar = attempt.jar
+      last = attempt.res
+    }
+    expect(loc(last!)).toMatch(/^\/auth\/two-factor\?error=RateLimited&retry=\d+$/)
+    expect(Number(last!.headers["retry-after"])).toBeGreaterThanOrEqual(1)
+  })
+})

@@ -88,7 +88,11 @@ export function errorRedirect(
   if (error instanceof RateLimited) params.set("retry", String(error.retryAfter))
   const headers = error instanceof RateLimited ? { ...error.headers } : {}
   const kind = error instanceof AuthError ? error.kind : "error"
-  const page = config.pages[kind] ?? `${config.basePath}/${kind.toLowerCase()}`
+  // A limited second step is answered on its own page, where the code form says how long to wait.
+  const page =
+    authRequest.action === "two-factor" && error instanceof RateLimited
+      ? (config.pages.twoFactor ?? `${config.basePath}/two-factor`)
+      : (config.pages[kind] ?? `${config.basePath}/${kind.toLowerCase()}`)
   const url = `${origin}${page}?${params}`
   if (returnRedirect) return json(200, { url }, headers)
   return new Response(null, {
