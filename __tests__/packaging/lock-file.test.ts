@@ -53,6 +53,14 @@ describe("package-lock.json", () => {
     expect(lock.packages["node_modules/@rollup/rollup-win32-x64-msvc"]).toBeDefined()
   })
 
+  it("its root entry declares exactly package.json's dependencies, so `npm install` leaves the lock as it is", () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as Record<string, unknown>
+    const rootEntry = lock.packages[""] as unknown as Record<string, unknown>
+    for (const field of ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"]) {
+      expect([field, rootEntry[field] ?? {}]).toEqual([field, manifest[field] ?? {}])
+    }
+  })
+
   it("names the entry a lock regenerated on one platform lacks", () => {
     const trimmed = Object.fromEntries(
       Object.entries(lock.packages).filter(([location]) => !location.endsWith("/rollup-darwin-arm64")),
