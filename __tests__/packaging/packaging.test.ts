@@ -21,6 +21,7 @@ const esmOnly = ["jose", "oauth4webapi"]
 interface PackageJson {
   dependencies?: Record<string, string>
   peerDependencies?: Record<string, string>
+  optionalDependencies?: Record<string, string>
   exports: Record<string, unknown>
 }
 
@@ -280,6 +281,8 @@ describe("the packed package", () => {
     const declared = new Set([
       ...Object.keys(packed.dependencies ?? {}),
       ...Object.keys(packed.peerDependencies ?? {}),
+      // Optional dependencies (uqr) are imported lazily, behind a fallback for when they are absent.
+      ...Object.keys(packed.optionalDependencies ?? {}),
       ...optionalPeers,
     ])
     const builtin = new Set(builtinModules)
