@@ -56,7 +56,10 @@ export function denial(verdict: Exclude<AccessVerdict, { kind: "pass" }>): Respo
   if (verdict.kind === "response") return verdict.response
   if (verdict.location !== undefined)
     return new Response(null, { status: 302, headers: { Location: verdict.location } })
-  if (verdict.status !== 403) return Response.json({ error: "Unauthorized" }, { status: 401 })
+  if (verdict.status !== 403) {
+    const headers = verdict.challenge === undefined ? undefined : { "WWW-Authenticate": verdict.challenge }
+    return Response.json({ error: "Unauthorized" }, { status: 401, headers })
+  }
   if (verdict.json) return Response.json({ error: "Forbidden" }, { status: 403 })
   return new Response("Forbidden", { status: 403, headers: { "Content-Type": "text/plain" } })
 }

@@ -55,6 +55,11 @@ export interface RoutePolicy {
    * is not read any further, and the handler sees it as too large. Absent: the general limits apply.
    */
   readonly bodyLimit?: number
+  /**
+   * Whether a bearer session counts on this route (tokens.md T1.2): with `session.bearer` on, a request carrying
+   * `Authorization: Bearer` is identified by it alone, and its POSTs skip the CSRF check. Absent: cookies only.
+   */
+  readonly bearer?: true
 }
 
 const callbackTypes = {
@@ -74,6 +79,7 @@ export const routes = {
     csrf: "post",
     jsonErrors: ["POST"],
     rateLimits: [{ methods: ["POST"], rules: ["session-update"] }],
+    bearer: true,
   },
   csrf: { methods: ["GET"], csrf: "none" },
   signin: {
@@ -86,7 +92,7 @@ export const routes = {
       { methods: ["POST"], providerType: "oidc", pushing: true, rules: ["oauth-par-ip"] },
     ],
   },
-  signout: { methods: ["GET", "POST"], csrf: "post" },
+  signout: { methods: ["GET", "POST"], csrf: "post", bearer: true },
   callback: {
     methods: ["GET", "POST"],
     csrf: "none",
@@ -116,6 +122,7 @@ export const routes = {
     jsonErrorBody: "type",
     csrfStatus: 403,
     feature: "passkeyRoutes",
+    bearer: true,
   },
   // Gatehouse's own session management (`features.sessionRoutes`): GET the list, POST /revoke.
   sessions: {
@@ -126,6 +133,7 @@ export const routes = {
     jsonErrorBody: "type",
     csrfStatus: 403,
     feature: "sessionRoutes",
+    bearer: true,
   },
   // RP-initiated logout 1.0: the provider sends the user back here after its end-session page. Changes nothing.
   "signout-callback": { methods: ["GET"], csrf: "none", provider: "required", extension: true },

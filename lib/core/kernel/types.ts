@@ -41,6 +41,11 @@ export interface SessionOptions {
    * effect at once; one made by another process, or directly in the database, after at most `ttl` seconds.
    */
   cache?: SessionCacheOptions
+  /**
+   * Bearer sessions (tokens.md T1): accept `Authorization: Bearer <session token>` wherever a session cookie counts,
+   * and answer sign-ins sent with `X-Auth-Return-Token: 1` with the token in JSON instead of a cookie. Default false.
+   */
+  bearer?: boolean
 }
 
 export interface JWTOptions {

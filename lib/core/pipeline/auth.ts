@@ -27,7 +27,16 @@ import {
 import { CookieJar, serializeCookie } from "../kernel/cookies/jar"
 import type { CookielessAnswer } from "./cookieless"
 import { resolveCsrf } from "../kernel/csrf"
-import { configErrorResponse, errorRedirect, isApiClient, json, jsonError, serviceUnavailable } from "./error-answers"
+import {
+  configErrorResponse,
+  errorRedirect,
+  isApiClient,
+  json,
+  jsonError,
+  serviceUnavailable,
+  tokenSignInError,
+} from "./error-answers"
+import { isTokenSignIn } from "../kernel/bearer"
 import type { raw } from "../../symbols"
 import type { AuthConfig, Awaitable } from "../kernel/types"
 
@@ -84,7 +93,8 @@ export async function pipeline(
   }
 
   // A server call answers its caller, never a script: the header of the request it runs for does not apply.
-  const returnRedirect = !options.trusted && authRequest.headers.has("X-Auth-Return-Redirect")
+  const tokenAnswer = !options.trusted && isTokenSignIn(config, authRequest)
+  const returnRedirect = !options.trusted && !tokenAnswer && authRequest.headers.has("X-Auth-Return-Redirect")
   let jar = new CookieJar()
   try {
     const ctx = await createContext(config, authRequest, {
@@ -92,6 +102,7 @@ export async function pipeline(
       sessionCache: runtime.sessionCache,
       ...(options.clientIp !== undefined ? { clientIp: options.clientIp } : {}),
       ...(options.trusted ? { trusted: options.trusted } : {}),
+      ...(tokenAnswer ? { tokenAnswer } : {}),
     })
     jar = ctx.jar
     const result = await route(ctx)
@@ -108,6 +119,7 @@ export async function pipeline(
     else logger.error(error instanceof Error ? error : new AuthError(String(error)))
     // A server call answers its caller with the error itself: nothing here turns it into a page.
     if (options.trusted) throw error
+    if (tokenAnswer) return tokenSignInError(error)
     const status = error instanceof AuthError ? error.status : undefined
     const policy = policyOf(authRequest.action)
     const jsonAnswer =

@@ -26,6 +26,8 @@ import {
 } from "../session/manage"
 import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions } from "../session/refresh"
 import type { PrincipalMemo, SessionContext } from "../session/types"
+import { reissuedTokenHeaders } from "../session/session-route"
+import { carriedBearer } from "../kernel/bearer"
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
@@ -87,6 +89,14 @@ export interface RequestPort {
   read(config: ResolvedConfig, options: ReadOptions): Promise<RequestRead>
   /** Writes (Express) or queues (Fetch) `Set-Cookie` values for this request's answer. */
   setCookies(values: string[], config: ResolvedConfig): void
+  /** Sets headers on this request's answer (a re-issued bearer session's `X-Auth-Token`), where the edge can. */
+  setHeaders?(headers: Record<string, string>): void
+}
+
+/** A bearer session re-issued by a server-side read goes out in `X-Auth-Token` (tokens.md T1.3), not a cookie. */
+function sendReissuedToken(port: RequestPort, ctx: SessionContext): void {
+  const headers = reissuedTokenHeaders(ctx)
+  if (headers["X-Auth-Token"] !== undefined) port.setHeaders?.(headers)
 }
 
 /**
@@ -219,12 +229,14 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
   }
 
   /** The session context of a server-side call on `port`, sharing the request's memory of who is signed in. */
-  const contextOf = (port: RequestPort, rt: ConfigRuntime, config: ResolvedConfig): SessionContext =>
-    serverSessionContext(
+  const contextOf = (port: RequestPort, rt: ConfigRuntime, config: ResolvedConfig): SessionContext => {
+    const bearer = config.session.bearer ? carriedBearer(port.headers()) : undefined
+    return serverSessionContext(
       config,
-      { secure: port.https, cookie: port.cookie, userAgent: port.userAgent },
+      { secure: port.https, cookie: port.cookie, userAgent: port.userAgent, ...(bearer ? { bearer } : {}) },
       { sessionCache: rt.sessionCache, memo: memoryOf(port.native).principal },
     )
+  }
 
   /** Runs `fn` on the session context of `port`; the cookies it set go out through the port, even when it throws. */
   const withSession = async <T>(
@@ -238,13 +250,16 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
       return await fn(ctx, rt)
     } finally {
       port.setCookies(ctx.jar.toHeaders(), config)
+      sendReissuedToken(port, ctx)
     }
   }
 
   const readSession = async (port: RequestPort, rt: ConfigRuntime): Promise<Session | null> => {
     const config = resolved(rt)
-    const state = await readServerSession(contextOf(port, rt, config))
+    const ctx = contextOf(port, rt, config)
+    const state = await readServerSession(ctx)
     port.setCookies(state.setCookies, config)
+    sendReissuedToken(port, ctx)
     return state.session
   }
 
@@ -302,7 +317,8 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     },
     async handle(port, rt, config) {
       // `GET <base>/session` with no query and no Cookie header: an answer that depends on the origin only.
-      if (port.method === "GET" && port.cookie === undefined && port.target === `${config.basePath}/session`) {
+      const kept = port.method === "GET" && port.cookie === undefined && port.target === `${config.basePath}/session`
+      if (kept && !(config.session.bearer && port.headers().has("authorization"))) {
         return cookielessSessionRead(rt, config, config.authUrl?.origin ?? port.origin())
       }
       const read = await port.read(config, {

@@ -90,7 +90,7 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   const result = await handler(ctx)
   // Looked at only when the browser carries the refill cookie: most requests never pay for the check.
   const refill = ctx.request.cookies[ctx.cookies.credentialsRefill.name]
-  if (refill !== undefined && changesWhoIsSignedIn(ctx)) forgetRejectedFields(ctx)
+  if (refill !== undefined && !ctx.tokenAnswer && changesWhoIsSignedIn(ctx)) forgetRejectedFields(ctx)
   return result
 }
 

@@ -11,6 +11,7 @@ import type { AuthResult } from "../kernel/response"
 import { issueSession } from "./"
 import type { Account, CallbacksOptions, Profile, User } from "../kernel/types"
 import { sessionContext } from "./context"
+import { tokenAnswerHeaders } from "../kernel/bearer"
 
 /**
  * Calls `callbacks.signIn`. Returns `undefined` to continue, or a URL (through the `redirect` callback) when the
@@ -64,7 +65,8 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
   const { user, account, profile, isNewUser, idp } = params
   const provider = account ? ctx.config.providerById.get(account.provider) : undefined
   const keepsTokens = provider && "refresh" in provider && provider.refresh && ctx.config.session.strategy === "jwt"
-  await issueSession(sessionContext(ctx), {
+  const slice = sessionContext(ctx)
+  await issueSession(slice, {
     user,
     account,
     ...(profile ? { profile } : {}),
@@ -83,6 +85,12 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
         }
       : {}),
   })
+  if (ctx.tokenAnswer) {
+    // tokens.md T1.4: the session goes to the client in JSON, never as a cookie (the `jwt` callback may issue none).
+    const issued = slice.tokenOut
+    if (!issued?.token) throw new AccessDenied("No session was issued")
+    return { status: 200, headers: { ...tokenAnswerHeaders }, body: { token: issued.token, expires: issued.expires } }
+  }
   const newUser = ctx.config.pages.newUser
   if (isNewUser && newUser) {
     const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl })

@@ -31,6 +31,8 @@ export interface ServerSessionRequest {
   secure: boolean
   cookie?: string | null
   userAgent?: string | null
+  /** The bearer session the request carries, with `session.bearer` on (tokens.md T1): it decides, not the cookie. */
+  bearer?: { token: string | null }
 }
 
 /**
@@ -56,6 +58,7 @@ export function serverSessionContext(
     sessionCache: options.sessionCache,
     userAgent: request.userAgent,
     memo: options.memo ?? {},
+    ...(request.bearer ? { bearer: request.bearer, tokenOut: {} } : {}),
   }
 }
 

@@ -7,6 +7,7 @@ import { sessionStore } from "./database"
 import { withoutReserved } from "./idp"
 import { currentPrincipal, forgetPrincipal } from "./principal"
 import type { SessionContext } from "./types"
+import { claimsOf, sessionEndKey } from "./claims"
 
 /** The session a sign-out ended: the JWT that was valid, or the database row that was deleted. */
 export interface EndedSession {
@@ -51,6 +52,43 @@ export async function endSession(ctx: SessionContext): Promise<EndedSession> {
     }
   }
   clearSessionCookie(ctx.jar, door.cookie.present, ctx.cookies.sessionToken.options)
+  forgetPrincipal(ctx)
+  return ended
+}
+
+/**
+ * Signs out the bearer session a request carries (tokens.md T1.6): a database row is deleted; a JWT session is ended
+ * by its `sess-end` marker (checked by the door on every read, cookie or bearer) for `session.maxAge`. `events.signOut`
+ * fires once for a session that was live; an unknown, expired or already revoked bearer ends nothing and fires
+ * nothing (RFC 7009). No cookie is read or written. Resolves whether a session was ended.
+ *
+ * @example
+ * ```ts
+ * if (ctx.bearer) await endBearerSession(sessionContext(ctx))
+ * ```
+ */
+export async function endBearerSession(ctx: SessionContext): Promise<EndedSession | null> {
+  const { config } = ctx
+  const door = await currentPrincipal(ctx)
+  if (!door.ok) return null
+  const { principal } = door
+  let ended: EndedSession
+  if (principal.strategy === "database") {
+    const session = await sessionStore(config).deleteSession(principal.session.sessionToken)
+    await config.events.signOut({ session: session ?? principal.session })
+    ended = { session: session ?? principal.session }
+  } else {
+    const { token, userId } = principal
+    const epoch = claimsOf(token)?.se
+    if (userId === undefined || typeof epoch !== "number") {
+      // Nothing names this one session in the store: it cannot be ended alone, so it is left as it is.
+      config.logger.debug("bearer sign-out: the session has no epoch; nothing ended")
+      return null
+    }
+    await config.store.set(sessionEndKey(userId, epoch), "1", config.session.maxAge)
+    await config.events.signOut({ token: withoutReserved(token) })
+    ended = { token }
+  }
   forgetPrincipal(ctx)
   return ended
 }

@@ -109,6 +109,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomBytes(32).toString("hex")),
     refresh: Object.freeze({ signOutOnError: config.session?.refresh?.signOutOnError === true }),
     storeIp: storeIpOption(config.session?.storeIp),
+    bearer: config.session?.bearer === true,
     ...(sessionCache ? { cache: sessionCache } : {}),
   })
   const jwt: JWTOptions = Object.freeze({
