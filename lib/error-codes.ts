@@ -49,6 +49,7 @@ export type ErrorType =
   | "LastCredential"
   | "RefreshTokenError"
   | "RateLimited"
+  | "AccessTokenError"
 
 /**
  * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
@@ -137,6 +138,43 @@ export type AuthErrorCode =
   | "par_unavailable"
   | "request_object_key_invalid"
   | "tenant_not_allowed"
+  | AccessTokenErrorCode
+  | "access_token_error"
+  | "invalid_scope"
+  | "invalid_target"
+
+/** The codes of `AccessTokenError` (`gatehouse-auth/resource`, tokens.md T4 section 6). */
+export type AccessTokenErrorCode =
+  | "missing_token"
+  | "token_in_url"
+  | "malformed_authorization"
+  | "malformed_token"
+  | "unsupported_token"
+  | "alg_not_allowed"
+  | "wrong_type"
+  | "unknown_key"
+  | "bad_signature"
+  | "wrong_issuer"
+  | "wrong_audience"
+  | "expired"
+  | "not_yet_valid"
+  | "iat_invalid"
+  | "missing_claim"
+  | "inactive"
+  | "dpop_bound_token_as_bearer"
+  | "dpop_not_bound"
+  | "dpop_required"
+  | "dpop_missing"
+  | "dpop_malformed"
+  | "dpop_bad_signature"
+  | "dpop_key_mismatch"
+  | "dpop_ath_mismatch"
+  | "dpop_htm_mismatch"
+  | "dpop_htu_mismatch"
+  | "dpop_iat"
+  | "dpop_replay"
+  | "insufficient_scope"
+  | "issuer_unavailable"
 
 /** The code of each error type when the thrower names no finer one. */
 export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
@@ -178,4 +216,5 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   LastCredential: "last_credential",
   RefreshTokenError: "refresh_token_error",
   RateLimited: "rate_limited",
+  AccessTokenError: "access_token_error",
 }
