@@ -302,7 +302,10 @@ export class AccessTokenError extends AuthError {
   /** The RFC code of the answer: `invalid_request`, `invalid_token`, `invalid_dpop_proof`, `insufficient_scope`, ... */
   readonly error: string
 
-  constructor(message: string, options: AuthErrorOptions & { code: AccessTokenErrorCode; error: string; status: number }) {
+  constructor(
+    message: string,
+    options: AuthErrorOptions & { code: AccessTokenErrorCode; error: string; status: number },
+  ) {
     super(message, options)
     this.error = options.error
     this.status = options.status

@@ -162,7 +162,10 @@ describe("tokens T1: bearer sessions", () => {
       expect(ok.status).toBe(200)
       expect(ok.body.user.name).toBe("alice")
     }
-    const garbage = await request(app).get("/api/me").set("Authorization", "Bearer garbage.token").set("Accept", "text/html")
+    const garbage = await request(app)
+      .get("/api/me")
+      .set("Authorization", "Bearer garbage.token")
+      .set("Accept", "text/html")
     expect(garbage.status).toBe(401)
     expect(garbage.body).toEqual({ error: "Unauthorized" })
     expect(garbage.headers["www-authenticate"]).toBe('Bearer error="invalid_token"')
@@ -288,6 +291,8 @@ describe("tokens T1: bearer sessions", () => {
       .send({ username: "bob", password: "bob-pw" })
     expect(res.status).toBe(302)
     expect(res.headers.location).toContain("/auth/signin?error=MissingCSRF")
-    expect(setCookies(res).some((c) => c.startsWith("authjs.session-token=") && !c.startsWith("authjs.session-token=;"))).toBe(false)
+    expect(
+      setCookies(res).some((c) => c.startsWith("authjs.session-token=") && !c.startsWith("authjs.session-token=;")),
+    ).toBe(false)
   })
 })

@@ -73,7 +73,8 @@ export function refusal(
   const description = descriptions[code]
   const headers: Record<string, string> = { "Cache-Control": "no-store" }
   const realm = options.realm === undefined ? [] : [`realm=${quoted(options.realm)}`]
-  const metadata = options.resourceMetadata === undefined ? [] : [`resource_metadata=${quoted(options.resourceMetadata)}`]
+  const metadata =
+    options.resourceMetadata === undefined ? [] : [`resource_metadata=${quoted(options.resourceMetadata)}`]
   const algs = `algs=${quoted(DPOP_ALGS.join(" "))}`
   const challenge = (scheme: string, params: string[]) =>
     params.length === 0 ? scheme : `${scheme} ${params.join(", ")}`

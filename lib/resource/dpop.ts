@@ -12,7 +12,9 @@ function parseHeader(proof: string): Record<string, unknown> | null {
   if (parts.length !== 3 || !parts.every((p) => /^[A-Za-z0-9_-]+$/.test(p))) return null
   try {
     const value: unknown = JSON.parse(Buffer.from(parts[0]!, "base64url").toString("utf8"))
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null
   } catch {
     return null
   }

@@ -9,7 +9,7 @@ declare global {
   namespace Express {
     interface Request {
       /** The access token `requireAccessToken` verified (`req.auth` stays the session). */
-      accessToken?: import("./verify").AccessTokenInfo
+      accessToken?: AccessTokenInfo
     }
   }
 }

@@ -54,7 +54,8 @@ export async function fetchJson(
   } catch {
     throw new IssuerUnavailable("not JSON")
   }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new IssuerUnavailable("not an object")
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new IssuerUnavailable("not an object")
   return parsed as Record<string, unknown>
 }
 

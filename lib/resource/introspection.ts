@@ -43,7 +43,9 @@ export class Introspector {
     if (hit) this.cache.delete(key)
     const endpoint = settings.endpoint ?? (await this.keys.discovery()).introspection_endpoint
     if (typeof endpoint !== "string") throw new IssuerUnavailable("no introspection_endpoint")
-    const basic = Buffer.from(`${formEncode(settings.clientId)}:${formEncode(settings.clientSecret)}`).toString("base64")
+    const basic = Buffer.from(`${formEncode(settings.clientId)}:${formEncode(settings.clientSecret)}`).toString(
+      "base64",
+    )
     this.calls++
     const answer = await fetchJson(endpoint, {
       timeout: this.options.httpTimeout,
@@ -55,8 +57,7 @@ export class Introspector {
     })
     if (!answer || typeof answer.active !== "boolean") throw new IssuerUnavailable("not an introspection answer")
     const ttl = settings.cacheTtl * 1000
-    const until =
-      answer.active && typeof answer.exp === "number" ? Math.min(answer.exp * 1000, now + ttl) : now + ttl
+    const until = answer.active && typeof answer.exp === "number" ? Math.min(answer.exp * 1000, now + ttl) : now + ttl
     if (ttl > 0) {
       this.cache.set(key, { answer, until })
       if (this.cache.size > MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!)

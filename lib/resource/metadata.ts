@@ -45,7 +45,9 @@ export function protectedResourceMetadata(options: ProtectedResourceMetadataOpti
   try {
     url = new URL(options.resource)
   } catch {
-    throw new InvalidConfig("protectedResourceMetadata: resource must be an absolute URL", { cause: { option: "resource" } })
+    throw new InvalidConfig("protectedResourceMetadata: resource must be an absolute URL", {
+      cause: { option: "resource" },
+    })
   }
   const secure = url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url))
   if (!secure || options.resource.includes("#")) {

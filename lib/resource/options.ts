@@ -4,7 +4,19 @@ import type { KeyValueStore } from "../storage/kv"
 import { MemoryStore } from "../storage/memory/store"
 
 /** Signature algorithms a verifier may allow: asymmetric only (`none` and `HS*` are refused at construction). */
-export const ASYMMETRIC_ALGS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"] as const
+export const ASYMMETRIC_ALGS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+] as const
 
 /** The DPoP algorithms announced in `WWW-Authenticate` (RFC 9449 section 7.1) and RFC 9728 metadata. */
 export const DPOP_ALGS = ["ES256", "EdDSA", "RS256", "PS256"] as const
@@ -167,7 +179,9 @@ export function resolveResourceOptions(options: ResourceServerOptions): Resolved
     ...(options.resourceMetadata !== undefined
       ? { resourceMetadata: checkUrl("resourceMetadata", options.resourceMetadata, insecure) }
       : {}),
-    ...(options.baseUrl !== undefined ? { baseUrl: checkUrl("baseUrl", options.baseUrl, true).replace(/\/+$/, "") } : {}),
+    ...(options.baseUrl !== undefined
+      ? { baseUrl: checkUrl("baseUrl", options.baseUrl, true).replace(/\/+$/, "") }
+      : {}),
     httpTimeout: nonNegative("httpTimeout", options.httpTimeout, 5000),
     allowInsecureRequests: insecure,
     logger: {

@@ -14,13 +14,16 @@ const SEGMENT = /^[A-Za-z0-9_-]+$/
 /** Whether a token has the shape of a compact JWS (three base64url segments). */
 export function looksLikeJwt(token: string): boolean {
   const parts = token.split(".")
-  return parts.length === 3 && parts.every((part) => SEGMENT.test(part))
+  // An empty signature is still a JWT (`alg: none`): refused as such, not sent to introspection.
+  return parts.length === 3 && SEGMENT.test(parts[0]!) && SEGMENT.test(parts[1]!) && /^[A-Za-z0-9_-]*$/.test(parts[2]!)
 }
 
 function parseSegment(segment: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, "base64url").toString("utf8"))
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null
   } catch {
     return null
   }
@@ -70,7 +73,11 @@ export function checkClaims(
  * const outcome = await verifyJwt(options, keys, token)
  * ```
  */
-export async function verifyJwt(options: ResolvedResourceOptions, keys: IssuerKeys, token: string): Promise<JwtOutcome> {
+export async function verifyJwt(
+  options: ResolvedResourceOptions,
+  keys: IssuerKeys,
+  token: string,
+): Promise<JwtOutcome> {
   const [headerPart] = token.split(".", 1)
   const header = parseSegment(headerPart!)
   if (!header || typeof header.alg !== "string") return { ok: false, code: "malformed_token" }
@@ -80,7 +87,8 @@ export async function verifyJwt(options: ResolvedResourceOptions, keys: IssuerKe
   }
   const typ = typeof header.typ === "string" ? header.typ.toLowerCase() : undefined
   const rfc9068 = typ === "at+jwt" || typ === "application/at+jwt"
-  if (!rfc9068 && !(options.allowPlainJwt && (typ === undefined || typ === "jwt"))) return { ok: false, code: "wrong_type" }
+  if (!rfc9068 && !(options.allowPlainJwt && (typ === undefined || typ === "jwt")))
+    return { ok: false, code: "wrong_type" }
   if (header.kid !== undefined && typeof header.kid !== "string") return { ok: false, code: "malformed_token" }
   const key = await keys.keyFor(alg, header.kid as string | undefined)
   if (!key) return { ok: false, code: "unknown_key" }
@@ -101,7 +109,9 @@ export async function verifyJwt(options: ResolvedResourceOptions, keys: IssuerKe
   const code = checkClaims(options, payload, { iat: true, issuerRequired: true, audienceRequired: true })
   if (code) return { ok: false, code, payload }
   if (!options.allowPlainJwt) {
-    const strings = ["sub", "client_id", "jti"].every((name) => typeof payload[name] === "string" && payload[name] !== "")
+    const strings = ["sub", "client_id", "jti"].every(
+      (name) => typeof payload[name] === "string" && payload[name] !== "",
+    )
     if (!strings || typeof payload.iat !== "number") return { ok: false, code: "missing_claim", payload }
   }
   return { ok: true, header, payload }

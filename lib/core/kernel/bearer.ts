@@ -44,7 +44,9 @@ export function asksForToken(
   config: { readonly session: { readonly bearer?: boolean } },
   request: { readonly method: string; readonly headers: Pick<Headers, "get"> },
 ): boolean {
-  return config.session.bearer === true && request.method === "POST" && request.headers.get("x-auth-return-token") === "1"
+  return (
+    config.session.bearer === true && request.method === "POST" && request.headers.get("x-auth-return-token") === "1"
+  )
 }
 
 /** The headers of every token answer (T1.4): no caching anywhere. */

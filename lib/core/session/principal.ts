@@ -90,7 +90,11 @@ const NO_COOKIE: StoredSessionCookie = Object.freeze({ value: undefined, present
  * The session credential of the request: its bearer when it carries one where one counts (T1.3: the bearer decides,
  * and a malformed one never falls back to the cookie), else the session cookie.
  */
-function credentialOf(ctx: SessionContext): { value: string | undefined; cookie: StoredSessionCookie; bearer: boolean } {
+function credentialOf(ctx: SessionContext): {
+  value: string | undefined
+  cookie: StoredSessionCookie
+  bearer: boolean
+} {
   if (ctx.bearer) return { value: ctx.bearer.token ?? undefined, cookie: NO_COOKIE, bearer: true }
   const cookie = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
   return { value: cookie.value, cookie, bearer: false }
