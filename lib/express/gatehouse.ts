@@ -123,6 +123,8 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     revokeUserSessions: (userId) => core.revokeUserSessions(userId),
     deleteUser: (userId) => core.deleteUser(userId),
     resetRateLimit: (options) => core.resetRateLimit(options),
+    issueAccessToken: (req, res, input) => core.issueAccessToken(port(req, res), input),
+    rotateAccessTokenKeys: () => core.rotateAccessTokenKeys(),
   }
 }
 

@@ -3,8 +3,10 @@ import type { NextFunction, Request, RequestHandler, Response as ExpressResponse
 import type { AuthConfig, Awaitable, Session } from "../core"
 import type {
   AccessOptions,
+  AccessTokenRequest,
   AccessTokenResult,
   AuthorizationParams,
+  IssuedAccessToken,
   GetAccessTokenOptions,
   PasskeyInfo,
   SessionInfo,
@@ -14,7 +16,7 @@ import type {
 import type { AdapterUser } from "../storage/adapter"
 
 export type { AccessTokenResult, AuthorizationParams, GetAccessTokenOptions, PasskeyInfo, SessionInfo }
-export type { SignInOptions, SignOutOptions }
+export type { SignInOptions, SignOutOptions, AccessTokenRequest, IssuedAccessToken }
 
 /** A config, or a function of the Express request returning one (called per request; cached by returned object). */
 export type ExpressConfigInput = AuthConfig | ((req: Request | undefined) => Awaitable<AuthConfig>)
@@ -103,6 +105,13 @@ export interface SessionManagement {
     provider?: string,
     options?: GetAccessTokenOptions,
   ): Promise<AccessTokenResult | null>
+  /**
+   * An access token for other services (tokens.md T3): `{access_token, token_type, expires_in, scope?}`, or `null`
+   * without a session. Throws `InvalidRequest` (`invalid_target`, `invalid_scope`) or `AccessDenied`.
+   */
+  issueAccessToken(req: Request, res: ExpressResponse, input?: AccessTokenRequest): Promise<IssuedAccessToken | null>
+  /** Rotates the generated access-token signing keys now (tokens.md T3.4). */
+  rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
 }
 
 /** What `Gatehouse(config)` returns (Express flavour). */

@@ -1,8 +1,10 @@
 /** The public types of the Fetch flavour of `Gatehouse(config)` (`gatehouse-auth/web`). */
 import type { AuthConfig, Awaitable, Session } from "../core"
 import type {
+  AccessTokenRequest,
   AccessTokenResult,
   AuthorizationParams,
+  IssuedAccessToken,
   GetAccessTokenOptions,
   PasskeyInfo,
   SessionInfo,
@@ -49,6 +51,10 @@ export interface WebSessionManagement {
     provider?: string,
     options?: GetAccessTokenOptions,
   ): Promise<AccessTokenResult | null>
+  /** An access token for other services (tokens.md T3), or `null` without a session. */
+  issueAccessToken(request: Request, input?: AccessTokenRequest): Promise<IssuedAccessToken | null>
+  /** Rotates the generated access-token signing keys now (tokens.md T3.4). */
+  rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
 }
 
 /** What `Gatehouse(config)` from `gatehouse-auth/web` returns. */

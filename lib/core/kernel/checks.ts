@@ -12,7 +12,14 @@ import { decode, encode } from "../../jwt"
 
 /** What a sealed value is for. */
 export type CheckPurpose =
-  "state" | "pkce" | "nonce" | "webauthnChallenge" | "signoutState" | "verifyAddress" | "credentialsRefill"
+  | "state"
+  | "pkce"
+  | "nonce"
+  | "webauthnChallenge"
+  | "signoutState"
+  | "verifyAddress"
+  | "credentialsRefill"
+  | "accessTokenKeys"
 
 /** What the JWE holds. `expiresAt` is epoch milliseconds, checked exactly (the JWE's `exp` allows clock skew). */
 export interface SealedCheck<T> {

@@ -150,6 +150,11 @@ export const routes = {
     // A logout token is a few hundred bytes: the provider has no reason to send more, an attacker every reason.
     bodyLimit: 16 * 1024,
   },
+  // tokens.md T3: an access token for other services (GET, with `accessTokens`); a bearer counts. No CSRF: a GET that
+  // changes nothing, and a cookie request from another site is refused by the handler (`Sec-Fetch-Site`).
+  token: { methods: ["GET", "POST"], csrf: "none", extension: true, bearer: true },
+  // tokens.md T3.3: the public signing keys (with `accessTokens`).
+  jwks: { methods: ["GET"], csrf: "none", extension: true },
 } as const satisfies Record<string, RoutePolicy>
 
 export type AuthAction = keyof typeof routes

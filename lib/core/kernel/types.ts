@@ -11,6 +11,7 @@ import type { Provider, CredentialInput } from "../../providers/types"
 import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from "../../models"
 import type { raw, skipCSRFCheck } from "../../symbols"
 import type { SessionCacheOptions } from "./config/session-cache"
+import type { AccessTokensOptions } from "./config/access-tokens"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -205,6 +206,10 @@ export interface EventCallbacks {
   /** Gatehouse: a security-relevant event, e.g. `webauthn.counter_regression` (a cloned or replayed authenticator). */
   /** Gatehouse: `getAccessToken()` failed for good (`invalid_grant`, `id_token_mismatch`, `no_refresh_token`). */
   refreshTokenError: (message: { provider: string; userId?: string; reason: string }) => Awaitable<void>
+  /** Gatehouse (tokens.md T3): an access token was issued (never the token itself). */
+  accessTokenIssued: (message: { userId: string; audience: string; scope?: string; jti: string }) => Awaitable<void>
+  /** Gatehouse (tokens.md T3.4): the generated access-token signing keys rotated. */
+  signingKeyRotated: (message: { kid: string; previousKid?: string }) => Awaitable<void>
   securityAlert: (message: {
     type: "webauthn.counter_regression"
     userId: string
@@ -322,6 +327,8 @@ export interface AuthConfig {
   store?: KeyValueStore
   /** Colors, logo and button text of the built-in pages. */
   theme?: Theme
+  /** Access tokens for other services (RFC 9068) from `GET <base>/token`, keys at `GET <base>/jwks` (tokens.md T3). */
+  accessTokens?: AccessTokensOptions
   /**
    * Provider tokens kept for refresh. `encryptAtRest: true` stores the access and refresh tokens of
    * account rows as `gh1.<JWE>` (key derived from the first secret; every secret decrypts). Default false, so Auth.js

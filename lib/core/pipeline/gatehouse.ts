@@ -28,6 +28,7 @@ import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions } fr
 import type { PrincipalMemo, SessionContext } from "../session/types"
 import { reissuedTokenHeaders } from "../session/session-route"
 import { carriedBearer } from "../kernel/bearer"
+import { issueForRequest, rotateForConfig, type AccessTokenRequest, type IssuedAccessToken } from "./token-members"
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
@@ -44,7 +45,7 @@ import {
 
 export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
 export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
-export type { PathRouting }
+export type { PathRouting, AccessTokenRequest, IssuedAccessToken }
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
@@ -163,6 +164,10 @@ export interface Gatehouse {
   revokeUserSessions(userId: string): Promise<number>
   deleteUser(userId: string): Promise<AdapterUser | null>
   resetRateLimit(options: { identifier: string }): Promise<void>
+  /** tokens.md T3.2: an access token for the request's user, or `null` without a session. */
+  issueAccessToken(port: RequestPort, input?: AccessTokenRequest): Promise<IssuedAccessToken | null>
+  /** tokens.md T3.4: rotates the generated access-token keys now. */
+  rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
 }
 
 /** What the core remembers of one request: its session read and who is signed in. */
@@ -376,5 +381,8 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     revokeUserSessions: async (userId) => revokeUserSessions(await serverConfig(), userId),
     deleteUser: async (userId) => deleteUser(await serverConfig(), userId),
     resetRateLimit: async ({ identifier }) => resetAccountLimits(await serverConfig(), identifier),
+    issueAccessToken: (port, input) =>
+      withSession(port, (ctx) => issueForRequest(ctx, ctx.config.authUrl?.origin ?? port.origin(), input)),
+    rotateAccessTokenKeys: async () => rotateForConfig(await serverConfig()),
   }
 }

@@ -21,6 +21,7 @@ import { sessionsAction } from "../session/sessions-route"
 import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
+import { jwksAction, tokenAction } from "../methods/tokens/routes"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
 
@@ -38,6 +39,8 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   sessions: sessionsAction,
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,
+  token: tokenAction,
+  jwks: jwksAction,
 }
 
 /** The methods and CSRF rule that apply to this request: the provider type's when the route lists types. */

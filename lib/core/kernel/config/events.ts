@@ -15,6 +15,8 @@ const NAMES: readonly (keyof EventCallbacks)[] = [
   "backchannelLogout",
   "refreshTokenError",
   "rateLimited",
+  "accessTokenIssued",
+  "signingKeyRotated",
 ]
 
 /**

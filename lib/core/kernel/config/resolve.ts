@@ -1,5 +1,6 @@
 /** Resolves a user's `AuthConfig` once: env defaults, provider merging, defaults, validation, freezing. */
 import { randomBytes } from "node:crypto"
+import { resolveAccessTokens } from "./access-tokens"
 import { InvalidConfig } from "../../../errors"
 import { encode, decode } from "../../../jwt"
 import { createLogger } from "../../../logger"
@@ -171,12 +172,18 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,
     }),
+    ...accessTokensOf(config, env, authUrl),
   }
   // WebAuthn is generally available: the Auth.js flag is accepted, ignored, and noted once per resolved config.
   if (config.experimental?.enableWebAuthn === true) logger.warn("experimental-webauthn")
   assertEmailProviders(resolved, env, logger)
   if (resolved.debug) logger.warn("debug-enabled")
   return Object.freeze(resolved)
+}
+
+function accessTokensOf(config: AuthConfig, env: Record<string, string | undefined>, authUrl: URL | undefined) {
+  const accessTokens = resolveAccessTokens(config.accessTokens, { production: isProduction(env), authUrl })
+  return accessTokens ? { accessTokens } : {}
 }
 
 /** A timeout option: a positive number of ms (at most 2^31 - 1, the longest timer Node keeps), or the default. */

@@ -1,4 +1,5 @@
 /** The resolved config: what the core reads on every request, complete, validated and frozen. */
+import type { ResolvedAccessTokens } from "./access-tokens"
 import type {
   AccountTokenAdapter,
   AuthenticatorAdapter,
@@ -136,4 +137,6 @@ export interface ResolvedConfig {
   readonly features: Readonly<{ passkeyRoutes: boolean; sessionRoutes: boolean }>
   /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
   readonly rateLimit: RateLimiter
+  /** Access tokens for other services (tokens.md T3), when configured. */
+  readonly accessTokens?: ResolvedAccessTokens
 }
