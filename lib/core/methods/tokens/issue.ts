@@ -38,7 +38,10 @@ export function accessTokenIssuer(config: ResolvedConfig, origin: string): strin
 function grant(options: ResolvedAccessTokens, input: AccessTokenRequest): { audience: string; scope?: string } {
   const audience = input.audience ?? options.audiences[0]!
   if (typeof audience !== "string" || !options.audiences.includes(audience)) {
-    throw new InvalidRequest("The audience is not one of accessTokens.audience", { code: "invalid_target", status: 400 })
+    throw new InvalidRequest("The audience is not one of accessTokens.audience", {
+      code: "invalid_target",
+      status: 400,
+    })
   }
   if (input.scope === undefined || input.scope === "") return { audience }
   const asked = typeof input.scope === "string" ? input.scope.split(" ").filter(Boolean) : null

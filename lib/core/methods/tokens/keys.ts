@@ -165,9 +165,12 @@ export async function rotateKeys(
   options: ResolvedAccessTokens,
 ): Promise<{ kid: string; previousKid: string | null }> {
   if (options.keys) {
-    throw new InvalidConfig("rotateAccessTokenKeys() works on generated keys: with accessTokens.keys, change the config", {
-      cause: { option: "accessTokens.keys" },
-    })
+    throw new InvalidConfig(
+      "rotateAccessTokenKeys() works on generated keys: with accessTokens.keys, change the config",
+      {
+        cause: { option: "accessTokens.keys" },
+      },
+    )
   }
   const current = await readSet(config)
   const previousKid = current?.keys[0]?.kid ?? null

@@ -46,7 +46,8 @@ export async function tokenAction(ctx: RequestContext): Promise<AuthResult> {
       ctx.logger.error(error)
       return answer(403, { error: "AccessDenied" })
     }
-    if (error instanceof KeysUnavailable) return answer(503, { error: "temporarily_unavailable" }, { "Retry-After": "2" })
+    if (error instanceof KeysUnavailable)
+      return answer(503, { error: "temporarily_unavailable" }, { "Retry-After": "2" })
     throw error
   }
 }
@@ -68,7 +69,8 @@ export async function jwksAction(ctx: RequestContext): Promise<AuthResult> {
       ctx.config.events.signingKeyRotated({ kid, ...(previousKid ? { previousKid } : {}) }),
     )
   } catch (error) {
-    if (error instanceof KeysUnavailable) return answer(503, { error: "temporarily_unavailable" }, { "Retry-After": "2" })
+    if (error instanceof KeysUnavailable)
+      return answer(503, { error: "temporarily_unavailable" }, { "Retry-After": "2" })
     throw error
   }
   return {
