@@ -50,6 +50,7 @@ export type ErrorType =
   | "RefreshTokenError"
   | "RateLimited"
   | "AccessTokenError"
+  | "NativeSignInError"
 
 /**
  * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
@@ -140,6 +141,12 @@ export type AuthErrorCode =
   | "tenant_not_allowed"
   | AccessTokenErrorCode
   | "access_token_error"
+  | "native_sign_in_error"
+  | "redirect_uri_not_registered"
+  | "missing_callback_url"
+  | "invalid_code_challenge"
+  | "invalid_state"
+  | "invalid_context"
   | "invalid_scope"
   | "invalid_target"
 
@@ -217,4 +224,5 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   RefreshTokenError: "refresh_token_error",
   RateLimited: "rate_limited",
   AccessTokenError: "access_token_error",
+  NativeSignInError: "native_sign_in_error",
 }

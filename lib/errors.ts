@@ -322,6 +322,14 @@ export class AccessTokenError extends AuthError {
   }
 }
 
+/**
+ * A native-app sign-in request (tokens.md T2) was refused: an unregistered redirect URI, a bad PKCE challenge or
+ * state, or a continuation context that is missing, forged or expired. The browser lands on the error page.
+ */
+export class NativeSignInError extends AuthError {
+  static override type: ErrorType = "NativeSignInError"
+}
+
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -336,6 +344,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "EmailSignInError",
   "RefreshTokenError",
   "RateLimited",
+  "NativeSignInError",
 ])
 
 /**

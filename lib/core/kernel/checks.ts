@@ -20,6 +20,9 @@ export type CheckPurpose =
   | "verifyAddress"
   | "credentialsRefill"
   | "accessTokenKeys"
+  | "nativeContext"
+  | "nativeCode"
+  | "nativeIssued"
 
 /** What the JWE holds. `expiresAt` is epoch milliseconds, checked exactly (the JWE's `exp` allows clock skew). */
 export interface SealedCheck<T> {

@@ -153,6 +153,8 @@ export const routes = {
   // tokens.md T3: an access token for other services (GET, with `accessTokens`); a bearer counts. No CSRF: a GET that
   // changes nothing, and a cookie request from another site is refused by the handler (`Sec-Fetch-Site`).
   token: { methods: ["GET", "POST"], csrf: "none", extension: true, bearer: true },
+  // tokens.md T2: the native sign-in confirm page and its form (with `native`); cookies only.
+  native: { methods: ["GET", "POST"], csrf: "post", extension: true },
   // tokens.md T3.3: the public signing keys (with `accessTokens`).
   jwks: { methods: ["GET"], csrf: "none", extension: true },
 } as const satisfies Record<string, RoutePolicy>

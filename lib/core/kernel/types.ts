@@ -12,6 +12,7 @@ import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from "../
 import type { raw, skipCSRFCheck } from "../../symbols"
 import type { SessionCacheOptions } from "./config/session-cache"
 import type { AccessTokensOptions } from "./config/access-tokens"
+import type { NativeOptions } from "./config/native"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -210,11 +211,17 @@ export interface EventCallbacks {
   accessTokenIssued: (message: { userId: string; audience: string; scope?: string; jti: string }) => Awaitable<void>
   /** Gatehouse (tokens.md T3.4): the generated access-token signing keys rotated. */
   signingKeyRotated: (message: { kid: string; previousKid?: string }) => Awaitable<void>
-  securityAlert: (message: {
-    type: "webauthn.counter_regression"
-    userId: string
-    credentialID: string
-  }) => Awaitable<void>
+  /** Gatehouse (tokens.md T2): a native one-time code was redeemed for a new bearer session. */
+  nativeSignIn: (message: { user: User | AdapterUser; provider: string; redirectUri: string }) => Awaitable<void>
+  securityAlert: (
+    message:
+      | {
+          type: "webauthn.counter_regression"
+          userId: string
+          credentialID: string
+        }
+      | { type: "native.code_reuse"; userId: string },
+  ) => Awaitable<void>
 }
 
 /** The names of the rate-limit rules (README "Rate limiting" has the table). */
@@ -329,6 +336,8 @@ export interface AuthConfig {
   theme?: Theme
   /** Access tokens for other services (RFC 9068) from `GET <base>/token`, keys at `GET <base>/jwks` (tokens.md T3). */
   accessTokens?: AccessTokensOptions
+  /** Native-app and CLI sign-in through the system browser (RFC 8252, tokens.md T2). */
+  native?: NativeOptions
   /**
    * Provider tokens kept for refresh. `encryptAtRest: true` stores the access and refresh tokens of
    * account rows as `gh1.<JWE>` (key derived from the first secret; every secret decrypts). Default false, so Auth.js

@@ -37,6 +37,7 @@ import {
   tokenSignInError,
 } from "./error-answers"
 import { isTokenSignIn } from "../kernel/bearer"
+import { nativeRefusal, nativeStart } from "../methods/native/start"
 import type { raw } from "../../symbols"
 import type { AuthConfig, Awaitable } from "../kernel/types"
 
@@ -70,11 +71,16 @@ export interface PipelineOptions {
 export async function pipeline(
   runtime: Pick<ConfigRuntime, "sessionCache">,
   config: ResolvedConfig,
-  authRequest: AuthRequest,
+  request: AuthRequest,
   options: PipelineOptions,
 ): Promise<Outcome> {
+  let authRequest = request
   const { logger } = config
   const { origin, cookies } = requestOrigin(config, authRequest.url)
+  // tokens.md T2.3: a native start's callbackUrl is an app URI, checked against native.redirectUris alone.
+  const native = options.trusted ? undefined : await nativeStart(config, authRequest, origin)
+  if (native && "refused" in native) return nativeRefusal(config, origin, native.refused)
+  if (native) authRequest = { ...authRequest, query: { ...authRequest.query, callbackUrl: native.continuation } }
   // An invalid explicit `callbackUrl` is the caller's mistake (400), not a server error.
   const explicit = authRequest.query.callbackUrl
   if (explicit && !isValidCallbackUrl(explicit, origin)) {

@@ -22,6 +22,8 @@ import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
 import { jwksAction, tokenAction } from "../methods/tokens/routes"
+import { nativeAction } from "../methods/native/confirm"
+import { exchangeNativeCode } from "../methods/native/exchange"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
 
@@ -39,7 +41,8 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   sessions: sessionsAction,
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,
-  token: tokenAction,
+  token: (ctx) => (ctx.request.method === "POST" && ctx.config.native ? exchangeNativeCode(ctx) : tokenAction(ctx)),
+  native: nativeAction,
   jwks: jwksAction,
 }
 

@@ -67,7 +67,10 @@ export async function endSession(ctx: SessionContext): Promise<EndedSession> {
  * if (ctx.bearer) await endBearerSession(sessionContext(ctx))
  * ```
  */
-export async function endBearerSession(ctx: SessionContext): Promise<EndedSession | null> {
+export async function endBearerSession(
+  ctx: SessionContext,
+  reason?: "revoked",
+): Promise<(EndedSession & { userId?: string }) | null> {
   const { config } = ctx
   const door = await currentPrincipal(ctx)
   if (!door.ok) return null
@@ -75,7 +78,7 @@ export async function endBearerSession(ctx: SessionContext): Promise<EndedSessio
   let ended: EndedSession
   if (principal.strategy === "database") {
     const session = await sessionStore(config).deleteSession(principal.session.sessionToken)
-    await config.events.signOut({ session: session ?? principal.session })
+    await config.events.signOut({ session: session ?? principal.session, ...(reason ? { reason } : {}) })
     ended = { session: session ?? principal.session }
   } else {
     const { token, userId } = principal
@@ -86,9 +89,9 @@ export async function endBearerSession(ctx: SessionContext): Promise<EndedSessio
       return null
     }
     await config.store.set(sessionEndKey(userId, epoch), "1", config.session.maxAge)
-    await config.events.signOut({ token: withoutReserved(token) })
+    await config.events.signOut({ token: withoutReserved(token), ...(reason ? { reason } : {}) })
     ended = { token }
   }
   forgetPrincipal(ctx)
-  return ended
+  return { ...ended, userId: principal.userId }
 }

@@ -17,6 +17,7 @@ const NAMES: readonly (keyof EventCallbacks)[] = [
   "rateLimited",
   "accessTokenIssued",
   "signingKeyRotated",
+  "nativeSignIn",
 ]
 
 /**

@@ -1,6 +1,7 @@
 /** Resolves a user's `AuthConfig` once: env defaults, provider merging, defaults, validation, freezing. */
 import { randomBytes } from "node:crypto"
 import { resolveAccessTokens } from "./access-tokens"
+import { resolveNative } from "./native"
 import { InvalidConfig } from "../../../errors"
 import { encode, decode } from "../../../jwt"
 import { createLogger } from "../../../logger"
@@ -173,12 +174,18 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
       sessionRoutes: config.features?.sessionRoutes === true,
     }),
     ...accessTokensOf(config, env, authUrl),
+    ...nativeOf(config, logger),
   }
   // WebAuthn is generally available: the Auth.js flag is accepted, ignored, and noted once per resolved config.
   if (config.experimental?.enableWebAuthn === true) logger.warn("experimental-webauthn")
   assertEmailProviders(resolved, env, logger)
   if (resolved.debug) logger.warn("debug-enabled")
   return Object.freeze(resolved)
+}
+
+function nativeOf(config: AuthConfig, logger: { debug(message: string): void }) {
+  const native = resolveNative(config.native, (code) => logger.debug(`warning ${code}`))
+  return native ? { native } : {}
 }
 
 function accessTokensOf(config: AuthConfig, env: Record<string, string | undefined>, authUrl: URL | undefined) {

@@ -1,5 +1,6 @@
 /** The resolved config: what the core reads on every request, complete, validated and frozen. */
 import type { ResolvedAccessTokens } from "./access-tokens"
+import type { ResolvedNative } from "./native"
 import type {
   AccountTokenAdapter,
   AuthenticatorAdapter,
@@ -139,4 +140,6 @@ export interface ResolvedConfig {
   readonly rateLimit: RateLimiter
   /** Access tokens for other services (tokens.md T3), when configured. */
   readonly accessTokens?: ResolvedAccessTokens
+  /** Native-app and CLI sign-in (tokens.md T2), when configured. */
+  readonly native?: ResolvedNative
 }
