@@ -12,6 +12,7 @@ import { issueSession } from "./"
 import type { Account, CallbacksOptions, Profile, User } from "../kernel/types"
 import { sessionContext } from "./context"
 import { tokenAnswerHeaders } from "../kernel/bearer"
+import type { SessionContext } from "./types"
 
 /**
  * Calls `callbacks.signIn`. Returns `undefined` to continue, or a URL (through the `redirect` callback) when the
@@ -97,4 +98,24 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
     return { redirect: `${newUser}${newUser.includes("?") ? "&" : "?"}${query}` }
   }
   return { redirect: ctx.callbackUrl }
+}
+
+/**
+ * Issues a new session handed to a client as a token instead of a cookie (the native code exchange of tokens.md
+ * T2.4): nothing of the request's cookies is read, replaced or deleted. Fires `events.signIn` as every sign-in does.
+ *
+ * @example
+ * ```ts
+ * const { token, expires } = await issueTokenSession(ctx, { user, account })
+ * ```
+ */
+export async function issueTokenSession(
+  ctx: RequestContext,
+  params: { user: User | AdapterUser; account: Account },
+): Promise<{ token: string; expires: number }> {
+  const slice: SessionContext = { ...sessionContext(ctx), requestCookies: {}, memo: {}, tokenOut: {} }
+  await issueSession(slice, { ...params, trigger: "signIn" })
+  const issued = slice.tokenOut
+  if (!issued?.token || issued.expires === undefined) throw new AccessDenied("No session was issued")
+  return { token: issued.token, expires: issued.expires }
 }

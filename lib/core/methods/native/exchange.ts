@@ -2,13 +2,14 @@
  * `POST <base>/token` (tokens.md T2.4): redeems a one-time native code for a new bearer session. The first attempt
  * burns the code whatever follows; a second redemption revokes what the first issued (RFC 6749 section 4.1.2).
  */
-import { createHash, timingSafeEqual } from "node:crypto"
-import { AccessDenied } from "../../../errors"
+import { createHash } from "node:crypto"
+import type { Account } from "../../kernel/types"
+import { constantTimeEqual } from "../../kernel/secrets"
 import { tokenAnswerHeaders } from "../../kernel/bearer"
 import { checkSealer } from "../../kernel/checks"
 import type { RequestContext } from "../../kernel/context"
 import type { AuthResult } from "../../kernel/response"
-import { issueSession } from "../../session"
+import { issueTokenSession } from "../../session/finish-sign-in"
 import { sessionContext } from "../../session/context"
 import { endBearerSession } from "../../session/sign-out"
 import type { SessionContext } from "../../session/types"
@@ -32,23 +33,20 @@ function refuse(ctx: RequestContext, error: string, reason: keyof typeof descrip
   return { status: 400, headers: { ...tokenAnswerHeaders }, body: { error, error_description: descriptions[reason] } }
 }
 
-/** A session context that reads nothing of the request's cookies and hands the issued token back. */
-function tokenContext(ctx: RequestContext, bearer?: string): SessionContext {
+/** A session context that reads the bearer `bearer` and nothing of the request's cookies. */
+function tokenContext(ctx: RequestContext, bearer: string): SessionContext {
   const base = sessionContext(ctx)
   return {
     ...base,
     requestCookies: {},
     memo: {},
     tokenOut: {},
-    ...(bearer !== undefined ? { bearer: { token: bearer } } : {}),
+    bearer: { token: bearer },
   }
 }
 
-const sameHash = (verifier: string, challenge: string): boolean => {
-  const hashed = Buffer.from(createHash("sha256").update(verifier).digest("base64url"))
-  const expected = Buffer.from(challenge)
-  return hashed.length === expected.length && timingSafeEqual(hashed, expected)
-}
+const sameHash = (verifier: string, challenge: string): boolean =>
+  constantTimeEqual(createHash("sha256").update(verifier).digest("base64url"), challenge)
 
 /**
  * Handles `POST <base>/token` with `code`, `code_verifier`, optional `redirect_uri` and `grant_type`.
@@ -96,10 +94,7 @@ export async function exchangeNativeCode(ctx: RequestContext): Promise<AuthResul
   }
   const provider = config.providerById.get(record.p)
   const account = { provider: record.p, type: provider?.type ?? "credentials", providerAccountId: record.s }
-  const slice = tokenContext(ctx)
-  await issueSession(slice, { user, account: account as never, trigger: "signIn" })
-  const issued = slice.tokenOut
-  if (!issued?.token) throw new AccessDenied("No session was issued")
+  const issued = await issueTokenSession(ctx, { user, account: account as Account })
   const ref = await checkSealer(config.secret).seal({ ...issuedBinding, maxAge: 600 }, { t: issued.token })
   await config.store.set(`native-issued:${h}`, ref, 600)
   await config.events.nativeSignIn({ user, provider: record.p, redirectUri: record.ru })
