@@ -37,14 +37,14 @@ describe("gatehouse-auth secret", () => {
     expect(warnings).toEqual([])
   })
 
-  it("--env-file creates the file, or appends to it on a new line, keeping what is there", () => {
+  it("--write creates the file, or appends to it on a new line, keeping what is there", () => {
     const created = io(dir)
-    expect(runCli(["secret", "--env-file", ".env"], created)).toBe(0)
+    expect(runCli(["secret", "--write", ".env"], created)).toBe(0)
     expect(created.stdout.join("")).toBe("Added AUTH_SECRET to .env.\n")
     expect(fs.readFileSync(path.join(dir, ".env"), "utf8")).toMatch(/^AUTH_SECRET="[A-Za-z0-9+/]{43}="\n$/)
 
     fs.writeFileSync(path.join(dir, "app.env"), "PORT=3000")
-    expect(runCli(["secret", "--env-file=app.env"], io(dir))).toBe(0)
+    expect(runCli(["secret", "--write=app.env"], io(dir))).toBe(0)
     expect(fs.readFileSync(path.join(dir, "app.env"), "utf8")).toMatch(/^PORT=3000\nAUTH_SECRET="[^"]{44}"\n$/)
   })
 
@@ -53,18 +53,26 @@ describe("gatehouse-auth secret", () => {
     (content) => {
       fs.writeFileSync(path.join(dir, ".env"), content)
       const run = io(dir)
-      expect(runCli(["secret", "--env-file", ".env"], run)).toBe(1)
+      expect(runCli(["secret", "--write", ".env"], run)).toBe(1)
       expect(run.stderr.join("")).toContain(".env already sets AUTH_SECRET; it was left unchanged")
       expect(fs.readFileSync(path.join(dir, ".env"), "utf8")).toBe(content)
     },
   )
 
-  it("an unknown command or option prints the usage and exits 2; --help exits 0", () => {
-    for (const args of [[], ["secrets"], ["secret", "--force"]]) {
+  it("the old --env-file still writes, with a note that the flag is now --write (Node 20 takes --env-file)", () => {
+    const run = io(dir)
+    expect(runCli(["secret", "--env-file", "old.env"], run)).toBe(0)
+    expect(run.stderr.join("")).toContain("--env-file is now --write")
+    expect(fs.readFileSync(path.join(dir, "old.env"), "utf8")).toMatch(/^AUTH_SECRET="[^"]{44}"\n$/)
+  })
+
+  it("an unknown command or option, or --write without a file, prints the usage and exits 2; --help exits 0", () => {
+    for (const args of [[], ["secrets"], ["secret", "--force"], ["secret", "--write"], ["secret", "--write="]]) {
       const run = io(dir)
       expect(runCli(args, run)).toBe(2)
-      expect(run.stderr.join("")).toContain("Usage: npx gatehouse-auth secret [--env-file <file>]")
+      expect(run.stderr.join("")).toContain("Usage: npx gatehouse-auth secret [--write <file>]")
     }
+    expect(fs.readdirSync(dir)).toEqual([])
     const help = io(dir)
     expect(runCli(["--help"], help)).toBe(0)
     expect(help.stdout.join("")).toContain("Usage:")
@@ -79,13 +87,13 @@ describe("gatehouse-auth secret", () => {
     const tsx = path.join(__dirname, "../node_modules/tsx/dist/loader.mjs")
     const cli = path.join(__dirname, "../lib/cli.ts")
     const env = { ...process.env, NODE_OPTIONS: "" }
-    const ok = spawnSync(process.execPath, ["--import", tsx, "--", cli, "secret", "--env-file", ".env"], {
+    const ok = spawnSync(process.execPath, ["--import", tsx, "--", cli, "secret", "--write", ".env"], {
       cwd: dir,
       encoding: "utf8",
       env,
     })
     expect({ status: ok.status, stdout: ok.stdout }).toEqual({ status: 0, stdout: "Added AUTH_SECRET to .env.\n" })
-    const again = spawnSync(process.execPath, ["--import", tsx, "--", cli, "secret", "--env-file", ".env"], {
+    const again = spawnSync(process.execPath, ["--import", tsx, "--", cli, "secret", "--write", ".env"], {
       cwd: dir,
       encoding: "utf8",
       env,

@@ -1,18 +1,20 @@
 #!/usr/bin/env -S node --
 /**
  * The `gatehouse-auth` command (package.json `bin`): `npx gatehouse-auth secret` prints a new secret;
- * `--env-file .env` appends `AUTH_SECRET=...` to that file instead, never replacing a value already there.
- * The `--` in the first line matters: Node 20 reads an `--env-file` given after the script as its own option and
- * exits when that file does not exist yet; after `--` it is left to this command.
+ * `--write .env` appends `AUTH_SECRET=...` to that file instead, never replacing a value already there.
+ * The flag is not `--env-file`: Node 20 reads an `--env-file` anywhere on its command line as its own option, and `npx`
+ * is a Node process, so `npx gatehouse-auth secret --env-file .env` exits in Node ("node: .env: not found") before this
+ * command runs when the file does not exist yet. `--env-file` still works when it reaches this command (the `--` in the
+ * first line keeps a direct run safe), with a note to use `--write`.
  */
 import { randomBytes } from "node:crypto"
 import { appendFileSync, existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 
-const usage = `Usage: npx gatehouse-auth secret [--env-file <file>]
+const usage = `Usage: npx gatehouse-auth secret [--write <file>]
 
   secret                 print a new random secret (32 bytes, base64) for AUTH_SECRET
-  --env-file <file>      append AUTH_SECRET=<secret> to <file> instead (created if missing; an existing
+  --write <file>         append AUTH_SECRET=<secret> to <file> instead (created if missing; an existing
                          AUTH_SECRET there is never replaced)
 `
 
@@ -33,7 +35,7 @@ export function newSecret(): string {
  *
  * @example
  * ```ts
- * runCli(["secret", "--env-file", ".env"], { cwd: process.cwd(), out: console.log, err: console.error }) // 0
+ * runCli(["secret", "--write", ".env"], { cwd: process.cwd(), out: console.log, err: console.error }) // 0
  * ```
  */
 export function runCli(args: readonly string[], io: CliIO): number {
@@ -49,12 +51,19 @@ export function runCli(args: readonly string[], io: CliIO): number {
   let envFile: string | undefined
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!
-    if (arg === "--env-file" && rest[i + 1] !== undefined) envFile = rest[++i]
-    else if (arg.startsWith("--env-file=")) envFile = arg.slice("--env-file=".length)
-    else {
-      io.err(`Unknown option "${arg}".\n\n${usage}`)
+    const flag = /^--(write|env-file)(?:=(.*))?$/s.exec(arg)
+    const value = flag ? (flag[2] ?? rest[i + 1]) : undefined
+    if (!flag || value === undefined || value === "") {
+      io.err(`${flag ? `${arg} needs a file name.` : `Unknown option "${arg}".`}\n\n${usage}`)
       return 2
     }
+    if (flag[2] === undefined) i++
+    if (flag[1] === "env-file") {
+      io.err(
+        "--env-file is now --write: Node 20 takes --env-file as its own option when the command runs through npx.\n",
+      )
+    }
+    envFile = value
   }
   const secret = newSecret()
   if (envFile === undefined) {

@@ -29,6 +29,9 @@ export type WarningCode =
   | "entra-tenant-refused"
   | "par-required-by-server"
   | "fapi2-insecure-requests"
+  | "auth-url-origin-mismatch"
+  | "forwarded-headers-ignored"
+  | "is-authenticated-unread"
 
 /** Shown after the code by the built-in logger (a custom `warn` gets the same text as its second argument). */
 export const warningMessages: Readonly<Record<WarningCode, string>> = Object.freeze({
@@ -83,6 +86,15 @@ export const warningMessages: Readonly<Record<WarningCode, string>> = Object.fre
     "The provider requires pushed authorization requests but `par: false` is set: its sign-ins will be refused.",
   "fapi2-insecure-requests":
     "A `fapi2` provider allows plain-http requests (`allowInsecureRequests`); use this in development only.",
+  "auth-url-origin-mismatch":
+    "A request reached the app at another origin than AUTH_URL's, and every link and redirect goes to AUTH_URL's: " +
+    "set AUTH_URL to where the app runs (or leave it unset in development).",
+  "forwarded-headers-ignored":
+    "X-Forwarded-Proto or X-Forwarded-Host arrived but Express's `trust proxy` does not trust the sender, so they are " +
+    'ignored: behind a proxy, set app.set("trust proxy", 1) (or AUTH_URL) for https URLs and __Secure- cookies.',
+  "is-authenticated-unread":
+    "req.isAuthenticated() was called on a request Gatehouse never read, so it answers false even for a signed-in " +
+    "user: put app.use(auth) before your routes (it is what passport.session() was).",
 })
 
 /** What `config.logger` may override; each level left out uses the built-in one. */

@@ -1,10 +1,14 @@
 // The demo's local identity provider ends a demo session through back-channel logout (issue 15): signed in through
 // the IdP, the user ends their session on the IdP's own sign-out page; the IdP posts a logout token to the demo, which
-// deletes the session row of that IdP session. The app listens for real here, since the IdP calls it.
+// deletes the session row of that IdP session. The app listens for real here, since the IdP calls it. The IdP runs in
+// a process of its own, as in `npm run demo`: there oidc-provider's SSRF guard is real (under Jest's VM it cannot set
+// itself up and would let loopback through), so this meets the fetch the demo's IdP really makes (issue 29, item 1).
+import { spawn, type ChildProcess } from "node:child_process"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import path from "node:path"
 import request from "supertest"
-import { startLocalIdp, type StartedLocalIdp } from "../../examples/express-basic/local-idp"
+import { isLoopbackUrl, type LocalIdpOptions } from "../../examples/express-basic/local-idp"
 import { cookieHeader, cookieJar } from "../express/apps"
 import { driveAuthorization } from "../fixtures/oauth/oidc-provider"
 
@@ -12,10 +16,44 @@ jest.setTimeout(30_000)
 
 let server: Server
 let origin: string
-let idp: StartedLocalIdp
+let idp: { issuer: string; port: number; close(): Promise<void> }
 const savedPort = process.env.DEMO_IDP_PORT
 const warnings: string[] = []
 let warn: jest.SpyInstance
+/** What the IdP process wrote to stderr: oidc-provider's warnings and the demo IdP's "could not tell" lines. */
+let idpStderr = ""
+
+/** Starts the local IdP with `tsx` in a child process and waits for the line with its issuer. */
+async function startIdpProcess(options: LocalIdpOptions): Promise<typeof idp> {
+  const root = path.resolve(__dirname, "../..")
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      path.join(root, "node_modules/tsx/dist/cli.mjs"),
+      path.join(root, "__tests__/fixtures/local-idp-process.ts"),
+    ].concat(JSON.stringify(options)),
+    { cwd: root, env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["pipe", "pipe", "pipe"] },
+  )
+  child.stderr!.on("data", (chunk: Buffer) => void (idpStderr += chunk.toString("utf8")))
+  const started = await new Promise<{ issuer: string; port: number }>((resolve, reject) => {
+    let out = ""
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8")
+      const line = out.split("\n")[0]
+      if (out.includes("\n")) resolve(JSON.parse(line!) as { issuer: string; port: number })
+    })
+    child.once("exit", (code) => reject(new Error(`the IdP process exited (${code}): ${idpStderr}`)))
+  })
+  return {
+    ...started,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once("exit", () => resolve())
+        child.stdin!.end()
+      }),
+  }
+}
 
 beforeAll(async () => {
   server = createServer()
@@ -24,7 +62,7 @@ beforeAll(async () => {
     server.listen(0, "127.0.0.1", () => resolve())
   })
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  idp = await startLocalIdp({
+  idp = await startIdpProcess({
     port: 0,
     appOrigins: [origin],
     backchannelLogoutUri: `${origin}/auth/backchannel-logout/local-idp`,
@@ -128,6 +166,20 @@ test("ending the session at the IdP ends that demo session through back-channel 
   const home = await request(origin).get("/").set("Cookie", ended)
   expect(home.text).toContain("You are not signed in.")
   expect(warnings.filter((w) => w.includes("could not tell the demo"))).toEqual([])
+  // The guard was set up (this is the real path), and the demo's loopback call went past it.
+  expect(idpStderr).not.toContain("failed to setup SSRF protection")
+  expect(idpStderr).not.toContain("could not tell the demo")
+})
+
+test("the dev IdP drops the SSRF guard for loopback addresses only", () => {
+  expect(isLoopbackUrl("http://127.0.0.1:3000/auth/backchannel-logout/local-idp")).toBe(true)
+  expect(isLoopbackUrl("http://127.8.9.10/")).toBe(true)
+  expect(isLoopbackUrl("http://localhost:4000/")).toBe(true)
+  expect(isLoopbackUrl("http://[::1]:4000/")).toBe(true)
+  expect(isLoopbackUrl("http://10.0.0.5/")).toBe(false)
+  expect(isLoopbackUrl("http://169.254.169.254/latest/meta-data")).toBe(false)
+  expect(isLoopbackUrl("http://127.0.0.1.evil.example/")).toBe(false)
+  expect(isLoopbackUrl("not a url")).toBe(false)
 })
 
 test("a demo session from the demo account is not touched by the IdP's sign-out", async () => {

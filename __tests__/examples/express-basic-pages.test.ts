@@ -102,6 +102,17 @@ describe("the demo's pages", () => {
   })
 })
 
+describe("the demo's built-in sign-in page", () => {
+  it("labels every field apart: the email link's Email and the passkey's are not two identical fields", async () => {
+    const page = await request(app).get("/auth/signin")
+    const labels = [...page.text.matchAll(/<label class="field-label" for="[^"]+">([^<]+)<\/label>/g)].map((m) => m[1])
+    expect(labels).toEqual(expect.arrayContaining(["Email", "Email for your passkey"]))
+    expect(new Set(labels).size).toBe(labels.length)
+    // Both email fields show the same hint.
+    expect(page.text.match(/placeholder="email@example.com"/g)).toHaveLength(2)
+  })
+})
+
 describe("the demo's check-your-email page", () => {
   it("follows an email sign-in request and points to the dev mailbox, with the link's lifetime", async () => {
     const csrf = await request(app).get("/auth/csrf").set("Host", "localhost:3000")
@@ -161,6 +172,32 @@ describe('the "You have been signed out" banner', () => {
     expect(out.status).toBe(302)
     expect(out.headers.location).toBe("http://localhost:3000/?signedOut=1")
     expect(cookieJar(jar, out.headers["set-cookie"])["authjs.session-token"]).toBeUndefined()
+  })
+
+  it("a later sign-in from the signed-out home page lands on the home page, not on /?signedOut=1 again", async () => {
+    const host = "localhost:3000"
+    const csrf = await request(app).get("/auth/csrf").set("Host", host)
+    let jar = cookieJar({}, csrf.headers["set-cookie"])
+    const ok = await request(app)
+      .post("/auth/callback/credentials")
+      .set("Host", host)
+      .set("Cookie", cookieHeader(jar))
+      .type("form")
+      .send({ csrfToken: csrf.body.csrfToken, ...demoLogin })
+    jar = cookieJar(jar, ok.headers["set-cookie"])
+    const out = await request(app)
+      .post("/logout")
+      .set("Host", host)
+      .set("Sec-Fetch-Site", "same-origin")
+      .set("Cookie", cookieHeader(jar))
+    jar = cookieJar(jar, out.headers["set-cookie"])
+    const home = await request(app).get("/?signedOut=1").set("Host", host).set("Cookie", cookieHeader(jar))
+    const link = /<a class="button" href="([^"]+)">Sign in<\/a>/.exec(home.text)![1]!
+    // The built-in page's forms (the identity provider's button, the email form) carry the home page, not the flag.
+    const page = await request(app).get(link).set("Host", host).set("Cookie", cookieHeader(jar))
+    const targets = [...page.text.matchAll(/name="callbackUrl" value="([^"]*)"/g)].map((m) => m[1])
+    expect(targets.length).toBeGreaterThan(0)
+    expect(new Set(targets)).toEqual(new Set(["http://localhost:3000/"]))
   })
 
   it("shows only for the exact flag, never reflects the query, and never to a signed-in user", async () => {

@@ -105,6 +105,34 @@ describe.each(versions)("%s", (_name, express) => {
     expect(res.body.error).toBe("config.basePath does not match where ExpressAuth is mounted")
   })
 
+  it("an AUTH_URL path that disagrees with the mount is the same clear error, naming both paths", async () => {
+    process.env.AUTH_URL = "http://localhost:3000/api/auth"
+    try {
+      const config = authConfig()
+      const a = app(config)
+      const res = await request(a).get("/auth/session")
+      expect(res.status).toBe(500)
+      expect(res.body.error).toBe(
+        "AUTH_URL's path (/api/auth) does not match where the auth handlers are mounted (/auth): mount them there, " +
+          "or set AUTH_URL to the app's origin only (its path is only the mount path)",
+      )
+      // Where they agree, or AUTH_URL has no path, the mount is the base path.
+      const agreeing = authConfig()
+      const b = app(agreeing, (x) => x.use("/api/auth", ExpressAuth(agreeing)))
+      expect((await request(b).get("/api/auth/providers")).body.credentials.signinUrl).toBe(
+        "http://localhost:3000/api/auth/signin/credentials",
+      )
+      process.env.AUTH_URL = "http://localhost:3000/"
+      const root = authConfig()
+      const c = app(root)
+      expect((await request(c).get("/auth/providers")).body.credentials.signinUrl).toBe(
+        "http://localhost:3000/auth/signin/credentials",
+      )
+    } finally {
+      delete process.env.AUTH_URL
+    }
+  })
+
   it("config errors are thrown when ExpressAuth(config) is called", () => {
     const prev = process.env.NODE_ENV
     process.env.NODE_ENV = "production"

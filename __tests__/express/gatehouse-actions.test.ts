@@ -161,6 +161,21 @@ describe.each(versions)("Gatehouse server calls on %s", (_name, express: Express
     expect(setCookieList(res.headers["set-cookie"])).toHaveLength(0)
   })
 
+  it("A10: a wrong password through server-side signIn() is a debug line, never an error-level log", async () => {
+    const logged: { level: string; text: string }[] = []
+    const logger = {
+      error: (e: Error) => void logged.push({ level: "error", text: String(e) }),
+      warn: (code: string) => void logged.push({ level: "warn", text: code }),
+      debug: (text: string) => void logged.push({ level: "debug", text }),
+    }
+    const { a } = credentialsApp({ logger, debug: true })
+    const res = await request(a).post("/login").set("Origin", APP).type("form").send({ username: "ada", password: "x" })
+    expect(res.body).toEqual({ type: "CredentialsSignin", code: "credentials" })
+    // The only line above debug is the notice that debug is on.
+    expect(logged.filter((l) => l.level !== "debug")).toEqual([{ level: "warn", text: "debug-enabled" }])
+    expect(logged.map((l) => l.text)).toContain('credentials sign-in rejected (code "credentials")')
+  })
+
   it("A10: an off-origin redirectTo lands on the app origin", async () => {
     const { a } = credentialsApp()
     const res = await request(a)

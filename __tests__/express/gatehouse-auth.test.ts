@@ -275,6 +275,8 @@ describe.each(versions)("Gatehouse auth on %s", (name, express: ExpressFactory) 
     })
 
   it("two Gatehouse() instances in one process share no state (mount path, sessions)", async () => {
+    // AUTH_URL's origin only: a path in it would have to match the mount (one of the two below could not).
+    process.env.AUTH_URL = "http://localhost:3000"
     const config = authConfig()
     const one = Gatehouse(config)
     const two = Gatehouse(config)
@@ -290,6 +292,7 @@ describe.each(versions)("Gatehouse auth on %s", (name, express: ExpressFactory) 
     const second = await request(a).get("/dash-two").set("Accept", "text/html")
     expect(first.headers.location).toMatch(/^\/one\/auth\/signin\?/)
     expect(second.headers.location).toMatch(/^\/two\/auth\/signin\?/)
+    process.env.AUTH_URL = "http://localhost:3000/auth"
   })
 })
 

@@ -198,8 +198,11 @@ describe("the packed package", () => {
   beforeAll(async () => {
     release = await acquireLock()
     work = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-packaging-"))
-    runOrThrow("npm", ["run", "build"], root)
-    const pack = JSON.parse(runOrThrow("npm", ["pack", "--json", "--pack-destination", work], root)) as PackResult[]
+    // No build first: `npm pack` must build through `prepack`, as in a fresh clone (issue 29: a 5-file package).
+    fs.rmSync(path.join(root, "dist"), { recursive: true, force: true })
+    const output = runOrThrow("npm", ["pack", "--json", "--pack-destination", work], root)
+    // The build's own lines come first on stdout; npm's JSON report starts at a line holding only "[".
+    const pack = JSON.parse(output.slice(output.search(/^\[$/m))) as PackResult[]
     tarballFiles = pack[0]!.files.map((file) => file.path)
     execFileSync("tar", ["-xzf", path.join(work, pack[0]!.filename), "-C", work])
     unpacked = path.join(work, "package")
@@ -232,7 +235,7 @@ describe("the packed package", () => {
     fs.chmodSync(bin, 0o755) // as npm does when it installs a bin
     const cwd = fs.mkdtempSync(path.join(work, "bin-"))
     // Run through its own first line (`#!/usr/bin/env -S node --`), as npx does.
-    const created = run(bin, ["secret", "--env-file", ".env"], cwd, { NODE_OPTIONS: "" })
+    const created = run(bin, ["secret", "--write", ".env"], cwd, { NODE_OPTIONS: "" })
     expect({ status: created.status, stdout: created.stdout }).toEqual({
       status: 0,
       stdout: "Added AUTH_SECRET to .env.\n",
@@ -240,6 +243,28 @@ describe("the packed package", () => {
     expect(fs.readFileSync(path.join(cwd, ".env"), "utf8")).toMatch(/^AUTH_SECRET="[^"]{44}"\n$/)
     const printed = run(bin, ["secret"], cwd, { NODE_OPTIONS: "" })
     expect(Buffer.from(printed.stdout.trim(), "base64")).toHaveLength(32)
+  })
+
+  it("runs `npx gatehouse-auth secret --write .env` as the Install section says, with no .env yet, on this Node", () => {
+    // npx is a Node process: on Node 20 (the engines floor) it would take an `--env-file` flag as its own and exit
+    // before the command runs while the file is missing. `--write` is left to the command.
+    const app = path.join(work, "npx-app")
+    fs.mkdirSync(path.join(app, "node_modules", ".bin"), { recursive: true })
+    fs.writeFileSync(path.join(app, "package.json"), '{ "name": "npx-app", "private": true }\n')
+    fs.cpSync(unpacked, path.join(app, "node_modules/gatehouse-auth"), { recursive: true })
+    const bin = (packed as PackageJson & { bin: Record<string, string> }).bin["gatehouse-auth"]!
+    fs.chmodSync(path.join(app, "node_modules/gatehouse-auth", bin), 0o755)
+    fs.symlinkSync(path.join("..", "gatehouse-auth", bin), path.join(app, "node_modules/.bin/gatehouse-auth"))
+    const created = run("npx", ["--no-install", "gatehouse-auth", "secret", "--write", ".env"], app, {
+      NODE_OPTIONS: "",
+    })
+    expect({ status: created.status, stdout: created.stdout, stderr: created.stderr }).toEqual({
+      status: 0,
+      stdout: "Added AUTH_SECRET to .env.\n",
+      stderr: "",
+    })
+    expect(fs.readFileSync(path.join(app, ".env"), "utf8")).toMatch(/^AUTH_SECRET="[^"]{44}"\n$/)
+    expect(Number(process.versions.node.split(".")[0])).toBeGreaterThanOrEqual(20)
   })
 
   it("defines the error classes once per format, so instanceof holds across entries", () => {

@@ -90,6 +90,12 @@ export const authConfig: AuthConfig = {
 
 /** Where every sign-out of the demo lands: the home page, which then shows a fixed "You have been signed out". */
 export const SIGNED_OUT_URL = "/?signedOut=1"
+/**
+ * The demo's links to the built-in sign-in page name the home page as where to land: without it the page would fall
+ * back to the callback-URL cookie, which the last sign-out set to {@link SIGNED_OUT_URL}, and a later sign-in with the
+ * identity provider or an email link would land on `/?signedOut=1`.
+ */
+export const SIGN_IN_URL = "/auth/signin?callbackUrl=%2F"
 
 // The demo's account forms carry a token bound to the session that rendered them: HMAC(key, public session id), the
 // key random per process. A form from another site cannot know it; one from an ended session no longer matches.
@@ -194,7 +200,7 @@ export function createApp(config: AuthConfig = authConfig): express.Express {
           : ""
       if (!session) {
         const body = `${banner}<p>You are not signed in.</p>
-<div class="actions"><a class="button" href="/auth/signin">Sign in</a></div>
+<div class="actions"><a class="button" href="${SIGN_IN_URL}">Sign in</a></div>
 <p class="muted">The built-in sign-in page offers every way in: the demo account, the local identity provider, an
 email link (it lands in the <a href="/dev/mailbox">dev mailbox</a>) and passkeys. Or use the demo account here:</p>
 ${loginForm}`
@@ -303,7 +309,7 @@ page</a>.</p>${atProvider}
     try {
       const listed = await sessionsOf(req, res)
       if (!listed?.current) {
-        res.redirect(303, "/auth/signin")
+        res.redirect(303, SIGN_IN_URL)
         return
       }
       const { sessions, current } = listed

@@ -95,6 +95,26 @@ interface PageContext {
   oidc?: { client?: { clientId?: string } }
 }
 
+/**
+ * Whether `url` points at this machine (127.0.0.0/8, `::1` or `localhost`): the one place the dev IdP may call without
+ * oidc-provider's SSRF guard.
+ *
+ * @example
+ * ```ts
+ * isLoopbackUrl("http://127.0.0.1:3000/auth/backchannel-logout/local-idp") // true
+ * isLoopbackUrl("http://10.0.0.5/") // false
+ * ```
+ */
+export function isLoopbackUrl(url: URL | string): boolean {
+  let host: string
+  try {
+    host = new URL(url).hostname
+  } catch {
+    return false
+  }
+  return host === "localhost" || host === "[::1]" || /^127(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(host)
+}
+
 /** The claims of a user: whatever was typed as the login is the account. */
 function claimsFor(login: string): Record<string, unknown> {
   const email = login.includes("@") ? login : `${login}@example.test`
@@ -177,6 +197,13 @@ export async function startLocalIdp(options: LocalIdpOptions): Promise<StartedLo
           )
         },
       },
+    },
+    // oidc-provider fetches through a guard that refuses loopback and private addresses (against SSRF). The only
+    // server this IdP calls is the demo, on loopback: its back-channel logout tokens go to 127.0.0.1. So requests to a
+    // loopback host go without the guard, and any other host keeps it. A real IdP keeps its guard everywhere.
+    fetch: (url: URL | string, init: RequestInit & { dispatcher?: unknown }) => {
+      if (isLoopbackUrl(url)) delete init.dispatcher
+      return globalThis.fetch(url, init)
     },
     // Put the granted claims in the ID token, which Gatehouse reads the profile from.
     conformIdTokenClaims: false,

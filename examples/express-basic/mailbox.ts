@@ -78,7 +78,7 @@ function item(m: DevMailMessage, now: number): string {
 function page(messages: readonly DevMailMessage[], now: number): string {
   const list = messages.length
     ? `<ol class="list">${messages.map((m) => item(m, now)).join("")}</ol>`
-    : '<p class="muted">No messages yet. Sign in with Email on the <a href="/auth/signin">sign-in page</a> to ' +
+    : '<p class="muted">No messages yet. Sign in with Email on the <a href="/auth/signin?callbackUrl=%2F">sign-in page</a> to ' +
       "receive one.</p>"
   return renderPage({
     title: "Development mailbox",

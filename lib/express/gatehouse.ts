@@ -7,7 +7,7 @@ import type { NextFunction, Request, Response as ExpressResponse } from "express
 import type { Session } from "../core"
 import { createGatehouse, type ServerCallResult } from "../core/pipeline/gatehouse"
 import { MissingRequestContext } from "../errors"
-import { attachSession, gate } from "./guard"
+import { attachSession, gate, requireAuthOf } from "./guard"
 import { authHandlers } from "./handlers"
 import { ExpressPort, isExpressRequest, writeServerCall } from "./port"
 import type * as T from "./types"
@@ -108,7 +108,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     ) as T.GatehouseSignOut,
     unstable_update: update,
     updateSession: update,
-    requireAuth: (options = {}) => guarded({ ...options, requireSession: true }, (_req, _res, next) => next()),
+    requireAuth: requireAuthOf(guarded),
     listAuthenticators: (req) => core.listAuthenticators(port(req)),
     renameAuthenticator: (req, res, id, name) => core.renameAuthenticator(port(req, res), id, name),
     deleteAuthenticator: (req, res, id) => core.deleteAuthenticator(port(req, res), id),

@@ -3,12 +3,13 @@
  * it to the request, run `callbacks.authorized`, and answer 401 JSON, a 302 to sign-in, or 403 when access is denied.
  */
 import { IncomingMessage } from "node:http"
-import type { Request, Response as ExpressResponse } from "express"
+import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from "express"
 import type { Session } from "../core"
 import { wantsJson, type AccessVerdict, type Gatehouse } from "../core/pipeline/gatehouse"
 import { sendWebResponse } from "./convert"
+import { warnUnreadIsAuthenticated } from "./origin-warnings"
 import { ExpressPort } from "./port"
-import type { GateOptions } from "./types"
+import type { GateOptions, GatehouseInstance, SignedInHandler, SignedInRequest } from "./types"
 
 export type { GateOptions }
 
@@ -21,12 +22,19 @@ export type { GateOptions }
 const READ_SESSION = Symbol.for("gatehouse-auth.session")
 
 function isAuthenticated(this: object): boolean {
-  return Boolean((this as { [READ_SESSION]?: Session | null })[READ_SESSION])
+  const read = (this as { [READ_SESSION]?: Session | null })[READ_SESSION]
+  // `null` is a read that found no session; `undefined`, no read at all (a development warning says why it is false).
+  if (read === undefined) warnUnreadIsAuthenticated()
+  return Boolean(read)
 }
 
 // The types promise `req.isAuthenticated()` on every request: it answers `false` until Gatehouse has read a session.
-// Defined once on Node's request prototype, as Passport does; an existing definition (Passport's) is left alone.
-if (typeof (IncomingMessage.prototype as { isAuthenticated?: unknown }).isAuthenticated !== "function") {
+// Defined on Node's request prototype, as Passport does; Passport's definition is left alone, and one from another copy
+// of this library is replaced by the copy loaded last (both answer from the same registered symbol).
+const OURS = Symbol.for("gatehouse-auth.is-authenticated")
+Object.defineProperty(isAuthenticated, OURS, { value: true })
+const existing = (IncomingMessage.prototype as { isAuthenticated?: unknown }).isAuthenticated
+if (typeof existing !== "function" || (existing as { [OURS]?: boolean })[OURS] === true) {
   Object.defineProperty(IncomingMessage.prototype, "isAuthenticated", {
     value: isAuthenticated,
     writable: true,
@@ -53,6 +61,25 @@ export function attachSession(req: Request, res: ExpressResponse, session: Sessi
   if (typeof (req as { isAuthenticated?: unknown }).isAuthenticated !== "function") {
     req.isAuthenticated = isAuthenticated as Request["isAuthenticated"]
   }
+}
+
+type Guarded = (
+  options: GateOptions,
+  then: (req: Request, res: ExpressResponse, next: NextFunction) => unknown,
+) => RequestHandler
+
+/**
+ * The instance's `requireAuth` over its guard: `requireAuth(options?)`, `requireAuth(handler)` or
+ * `requireAuth(options, handler)`, the handler seeing `req.user` as present.
+ */
+export function requireAuthOf(guarded: Guarded): GatehouseInstance["requireAuth"] {
+  return ((...args: unknown[]) => {
+    const handler = typeof args[args.length - 1] === "function" ? (args.pop() as SignedInHandler) : undefined
+    const options = (args[0] ?? {}) as Omit<GateOptions, "requireSession">
+    return guarded({ ...options, requireSession: true }, (req, res, next) =>
+      handler ? handler(req as SignedInRequest, res, next) : next(),
+    )
+  }) as GatehouseInstance["requireAuth"]
 }
 
 /**

@@ -14,7 +14,7 @@ export {
   type SignOutOptions,
   type AuthorizationParams,
 } from "./gatehouse"
-export type { ExpressConfigInput } from "./types"
+export type { ExpressConfigInput, SignedInHandler, SignedInRequest } from "./types"
 export { ExpressAuth, type ExpressAuthConfig, type ExpressAuthOptions } from "./auth"
 export { getSession } from "./session"
 export { requireAuth, type RequireAuthOptions } from "./require-auth"

@@ -90,6 +90,21 @@ function resolveHost(req: OriginRequest, trust: TrustProxy): string | undefined 
   return headerValue(req, "host")?.trim()
 }
 
+/**
+ * The forwarded headers (`X-Forwarded-Proto`, `X-Forwarded-Host`) the request carries but the app's `trust proxy` does
+ * not let count for its immediate peer: `[]` when there are none, or when they are trusted.
+ *
+ * @example
+ * ```ts
+ * ignoredForwardedHeaders(req) // ["x-forwarded-proto"] behind an https proxy with trust proxy off
+ * ```
+ */
+export function ignoredForwardedHeaders(req: OriginRequest): string[] {
+  const present = ["x-forwarded-proto", "x-forwarded-host"].filter((name) => headerValue(req, name))
+  if (present.length === 0 || trustProxyOf(req)(req.socket?.remoteAddress, 0)) return []
+  return present
+}
+
 function trustProxyOf(req: OriginRequest): TrustProxy {
   const fn = req.app?.get("trust proxy fn")
   return typeof fn === "function" ? (fn as TrustProxy) : () => false

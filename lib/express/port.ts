@@ -4,6 +4,7 @@ import type { PathRouting, ReadOptions, RequestPort, RequestRead, ServerCallResu
 import type { ResolvedConfig } from "../core/pipeline/gatehouse"
 import { readNodeRequest } from "./convert"
 import { isSecureRequest, originOf } from "./origin"
+import { warnAboutOrigin } from "./origin-warnings"
 import { routedUrl, routingOf } from "./routed-path"
 import type { ExpressAuthOptions } from "./types"
 
@@ -100,14 +101,17 @@ export class ExpressPort implements RequestPort {
   }
   /** `rateLimit.ip(req)` when configured, else `req.ip`, which follows the app's `trust proxy`. */
   clientIp(config: ResolvedConfig): string | null {
+    warnAboutOrigin(this.native, config)
     const custom = config.rateLimit.ip
     return (custom ? custom(this.native) : this.native.ip) ?? null
   }
   async read(config: ResolvedConfig, options: ReadOptions): Promise<RequestRead> {
+    warnAboutOrigin(this.native, config)
     const { bodyLimit } = options.userConfig as ExpressAuthOptions
     return readNodeRequest(this.native, { bodyLimit, authUrl: config.authUrl, capFor: options.capFor })
   }
   setCookies(values: string[], config: ResolvedConfig): void {
+    warnAboutOrigin(this.native, config)
     appendCookies(this.res ?? this.native.res, values, config)
   }
 }

@@ -40,6 +40,15 @@ export type AuthenticatedHandler = (
   next: NextFunction,
 ) => unknown
 
+/** A request behind `requireAuth`: it has a signed-in user, so `req.user` and `req.auth` are never `undefined`. */
+export type SignedInRequest = Request & { user: NonNullable<Request["user"]>; auth: Session }
+
+/**
+ * A route handler given to `requireAuth(handler)` or `requireAuth(options, handler)`: it runs only for a signed-in
+ * request, and its `req.user` is typed as present (no `!` or `?.`).
+ */
+export type SignedInHandler = (req: SignedInRequest, res: ExpressResponse, next: NextFunction) => unknown
+
 /** `handlers`: Express middleware serving every auth action under its mount path, plus a Fetch entry point. */
 export type GatehouseHandlers = RequestHandler & {
   /** Answers a Web `Request` under the base path (`config.basePath`, else the recorded mount, else `/auth`). */
@@ -125,6 +134,12 @@ export interface GatehouseInstance extends SessionManagement {
   updateSession: GatehouseUpdate
   /** Route protection: 401 JSON for API clients, 302 to sign-in for browsers, 403 when `authorize` says no. */
   requireAuth(options?: Omit<GateOptions, "requireSession">): RequestHandler
+  /**
+   * Route protection around a handler that sees the signed-in user: `requireAuth((req, res) => res.json(req.user))`
+   * types `req.user` as `User` (not `User | undefined`).
+   */
+  requireAuth(handler: SignedInHandler): RequestHandler
+  requireAuth(options: Omit<GateOptions, "requireSession">, handler: SignedInHandler): RequestHandler
   /** The signed-in user's passkeys (never a public key or counter); `null` without a session. */
   listAuthenticators(req: Request): Promise<PasskeyInfo[] | null>
   /** Renames one of the user's passkeys (trimmed, 1-64 characters); a foreign id throws `NotFound` (status 404). */

@@ -24,7 +24,15 @@ export function Passkey(config: WebAuthnUserConfig = {}): WebAuthnConfig {
     listCredentialsByEmail: false,
     userHandle: "stable",
     onCounterRegression: "reject",
-    formFields: { email: { label: "Email", required: true, autocomplete: "username webauthn" } },
+    // Labelled apart from an email sign-in field on the same page (a magic link form also asks for "Email").
+    formFields: {
+      email: {
+        label: "Email for your passkey",
+        required: true,
+        autocomplete: "username webauthn",
+        placeholder: "email@example.com",
+      },
+    },
     authenticationOptions: { timeout: DEFAULT_WEBAUTHN_TIMEOUT, userVerification: "required" },
     registrationOptions: {
       timeout: DEFAULT_WEBAUTHN_TIMEOUT,

@@ -118,8 +118,24 @@ describe("a short secret in production", () => {
     resolveConfig(c, { env: { NODE_ENV: "production", AUTH_TRUST_HOST: "true" } })
     expect(c.logger.warnings).toHaveLength(1)
     expect(c.logger.warnings[0]!.code).toBe("short-secret")
-    expect(c.logger.warnings[0]!.message).toContain("1 bytes long; use at least 32")
+    expect(c.logger.warnings[0]!.message).toContain("The secret is 1 byte long; use at least 32")
     expect(c.logger.warnings[0]!.message).toContain("`npx gatehouse-auth secret`")
+  })
+
+  it("counts bytes in plain English", () => {
+    const c = config({ secret: "xyz" })
+    resolveConfig(c, { env: { NODE_ENV: "production", AUTH_TRUST_HOST: "true" } })
+    expect(c.logger.warnings[0]!.message).toContain("The secret is 3 bytes long")
+  })
+
+  it("an unknown session.strategy names the valid values", () => {
+    const error = thrown(() =>
+      resolveConfig(config({ secret: SECRET, session: { strategy: "jwe" as "jwt" } }), { env: {} }),
+    )
+    expect(error).toBeInstanceOf(InvalidConfig)
+    expect((error as Error).message).toBe(
+      'Invalid session.strategy "jwe": use "jwt" (the default without an adapter) or "database" (the default with one)',
+    )
   })
 
   it("a 32-byte secret, or a short one in development, is accepted silently", () => {

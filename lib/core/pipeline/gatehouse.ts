@@ -295,7 +295,7 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     runtime,
     resolved,
     mounted(rt, mount) {
-      const explicit = rt.explicitBasePath ? rt.resolved.basePath : undefined
+      const explicit = rt.explicitBasePath ? rt.resolved.basePath : rt.urlBasePath
       const established = explicit ?? recordedBase
       if (mount.at === undefined) {
         // The framework cannot tell where auth is mounted (Express 4's wildcard form): the path, chosen by the
@@ -314,9 +314,12 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
       }
       if (sameBase(mount.at, established)) return rt.at(established)
       throw new InvalidConfig(
-        explicit !== undefined
-          ? "config.basePath does not match where ExpressAuth is mounted"
-          : "this auth handler is already mounted at another path; give each mount its own Gatehouse(config)",
+        explicit === undefined
+          ? "this auth handler is already mounted at another path; give each mount its own Gatehouse(config)"
+          : rt.explicitBasePath
+            ? "config.basePath does not match where ExpressAuth is mounted"
+            : `AUTH_URL's path (${explicit}) does not match where the auth handlers are mounted (${mount.at || "/"}): ` +
+              "mount them there, or set AUTH_URL to the app's origin only (its path is only the mount path)",
         { cause: { basePath: established, mountedAt: mount.at } },
       )
     },

@@ -19,6 +19,11 @@ export interface ConfigRuntime {
   readonly resolved: ResolvedConfig
   /** Whether `basePath` was set in the config (then a framework mount must match it). */
   readonly explicitBasePath: boolean
+  /**
+   * `AUTH_URL`'s path when it is not the root and `basePath` is not set (`/api/auth` for
+   * `https://app.example/api/auth`): a framework mount must match it, as it must match an explicit `basePath`.
+   */
+  readonly urlBasePath?: string
   /** Decrypted session tokens of this config, keyed by cookie value. */
   readonly sessionCache: SessionCache
   /** The kept answers of cookie-less session reads, by base path and origin (issue 16). */
@@ -46,10 +51,12 @@ export function createConfigRuntime(
   const resolved = adopt(resolveConfig(config, options))
   const sessionCache = createSessionCache()
   let other: ResolvedConfig | undefined
+  const urlPath = config.basePath === undefined ? resolved.authUrl?.pathname.replace(/\/+$/, "") : undefined
   return {
     config,
     resolved,
     explicitBasePath: config.basePath !== undefined,
+    ...(urlPath ? { urlBasePath: resolved.basePath } : {}),
     sessionCache,
     cookielessAnswers: createCookielessAnswers(),
     refresh: createRefreshState(),

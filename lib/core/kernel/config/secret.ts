@@ -51,7 +51,7 @@ export function resolveSecrets(
   if (production && Buffer.byteLength(secrets[0]!) < MIN_SECRET_BYTES) {
     logger.warn(
       "short-secret",
-      `The secret is ${Buffer.byteLength(secrets[0]!)} bytes long; use at least ${MIN_SECRET_BYTES}. ` +
+      `The secret is ${bytes(Buffer.byteLength(secrets[0]!))} long; use at least ${MIN_SECRET_BYTES}. ` +
         `Set AUTH_SECRET to a new one (${makeSecretHint}).`,
     )
   }
@@ -73,3 +73,6 @@ export function untrustedHost(env: Env, requestUrl?: string): UntrustedHost {
       (requestUrl ? ` URL was: ${requestUrl}` : ""),
   )
 }
+
+/** `1 byte`, `5 bytes`. */
+const bytes = (n: number): string => `${n} byte${n === 1 ? "" : "s"}`

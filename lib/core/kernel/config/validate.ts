@@ -26,7 +26,11 @@ export function assertSettings(
   assertPositive("session.updateAge", session.updateAge)
   assertPositive("jwt.maxAge", jwt.maxAge)
   if (session.strategy !== "jwt" && session.strategy !== "database") {
-    throw new InvalidConfig("Invalid session.strategy", { cause: { strategy: session.strategy } })
+    throw new InvalidConfig(
+      `Invalid session.strategy ${JSON.stringify(String(session.strategy))}: use "jwt" (the default without an ` +
+        'adapter) or "database" (the default with one)',
+      { cause: { strategy: session.strategy } },
+    )
   }
   for (const [key, value] of Object.entries(pages)) {
     if (value !== undefined && (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//"))) {
