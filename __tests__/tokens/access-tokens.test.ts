@@ -241,3 +241,46 @@ describe("tokens T3: access tokens for other services", () => {
     await expect(off.rotateAccessTokenKeys()).rejects.toBeInstanceOf(InvalidConfig)
   })
 })
+
+describe("tokens section 8: rate limits", () => {
+  test("access-token (per session) and token-exchange (per IP) answer 429 RateLimited with Retry-After", async () => {
+    const config: AuthConfig = {
+      secret: SECRET,
+      trustHost: true,
+      session: { bearer: true },
+      accessTokens: { audience: API },
+      native: { redirectUris: ["myapp://cb"] },
+      rateLimit: {
+        enabled: true,
+        rules: { "access-token": { limit: 2, window: 60 }, "token-exchange": { limit: 1, window: 60 } },
+      },
+      logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
+      providers: [
+        Credentials({
+          credentials: { username: {}, password: {} },
+          authorize: (c) => (c.username === "alice" ? { id: "user-alice", name: "alice" } : null),
+        }),
+      ],
+    }
+    const app = express()
+    app.set("trust proxy", false)
+    app.use("/auth", Gatehouse(config).handlers)
+    const login = await request(app)
+      .post("/auth/callback/credentials")
+      .set("X-Auth-Return-Token", "1")
+      .send({ username: "alice", password: "x" })
+    const bearer = login.body.token as string
+    const get = () => request(app).get("/auth/token").set("Authorization", `Bearer ${bearer}`)
+    expect((await get()).status).toBe(200)
+    expect((await get()).status).toBe(200)
+    const limited = await get()
+    expect(limited.status).toBe(429)
+    expect(limited.body).toEqual({ error: "RateLimited" })
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0)
+    const body = { code: "x", code_verifier: "a".repeat(43) }
+    expect((await request(app).post("/auth/token").send(body)).status).toBe(400)
+    const exchange = await request(app).post("/auth/token").send(body)
+    expect(exchange.status).toBe(429)
+    expect(exchange.body).toEqual({ error: "RateLimited" })
+  })
+})

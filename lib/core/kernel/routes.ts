@@ -152,7 +152,18 @@ export const routes = {
   },
   // tokens.md T3: an access token for other services (GET, with `accessTokens`); a bearer counts. No CSRF: a GET that
   // changes nothing, and a cookie request from another site is refused by the handler (`Sec-Fetch-Site`).
-  token: { methods: ["GET", "POST"], csrf: "none", extension: true, bearer: true },
+  token: {
+    methods: ["GET", "POST"],
+    csrf: "none",
+    extension: true,
+    bearer: true,
+    jsonErrors: ["GET", "POST"],
+    jsonErrorBody: "type",
+    rateLimits: [
+      { methods: ["POST"], rules: ["token-exchange"] },
+      { methods: ["GET"], rules: ["access-token"] },
+    ],
+  },
   // tokens.md T2: the native sign-in confirm page and its form (with `native`); cookies only.
   native: { methods: ["GET", "POST"], csrf: "post", extension: true },
   // tokens.md T3.3: the public signing keys (with `accessTokens`).

@@ -236,6 +236,8 @@ export type RateLimitRuleName =
   | "backchannel"
   | "session-update"
   | "oauth-par-ip"
+  | "token-exchange"
+  | "access-token"
 
 /** One rule's fixed window: at most `limit` hits per `window` seconds. */
 export interface RateLimitRule {
