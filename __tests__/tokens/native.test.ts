@@ -2,7 +2,9 @@
 // single-use code behind a confirm page, exchanged at POST /auth/token for a bearer session.
 import express from "express"
 import type { Express } from "express"
-import type { Server } from "node:http"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { driveAuthorization, startOidcProvider } from "../fixtures/oauth/oidc-provider"
 import { once } from "node:events"
 import { createHash, randomBytes } from "node:crypto"
 import request from "supertest"
@@ -266,5 +268,89 @@ describe("tokens T2: native-app and CLI sign-in", () => {
     expect(make(["myapp://cb#x"])).toThrow(/fragment/)
     expect(make(["javascript://cb"])).toThrow(/not private-use/)
     expect(make(["https://app.example/cb?x=1"])).toThrow(/query/)
+  })
+})
+
+describe("tokens T2-7: an OpenID Provider as the first factor of a native start", () => {
+  test("T2-7 start → the OP's authorize URL; after login the RP lands on /auth/native; allow → code; exchange works", async () => {
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    servers.push(server)
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const op = await startOidcProvider({ redirectUris: [`${origin}/auth/callback/op`] })
+    try {
+      const app = express()
+      app.use(
+        "/auth",
+        Gatehouse({
+          secret: SECRET,
+          trustHost: true,
+          logger: quiet,
+          session: { bearer: true },
+          native: { redirectUris: ["myapp://cb"] },
+          providers: [
+            {
+              id: "op",
+              name: "Test OP",
+              type: "oidc",
+              issuer: op.issuer,
+              clientId: op.clientId,
+              clientSecret: op.clientSecret,
+              allowInsecureRequests: true,
+            } as never,
+          ],
+        }).handlers,
+      )
+      server.on("request", app)
+      const jar = new Map<string, string>()
+      const go = async (path: string, init: RequestInit = {}) => {
+        const headers = new Headers(init.headers)
+        headers.set("cookie", [...jar].map(([k, v]) => `${k}=${v}`).join("; "))
+        const res = await fetch(new URL(path, origin), { ...init, headers, redirect: "manual" })
+        for (const line of res.headers.getSetCookie()) {
+          const [pair] = line.split(";")
+          const eq = pair!.indexOf("=")
+          const value = pair!.slice(eq + 1)
+          if (value === "" || /max-age=0/i.test(line)) jar.delete(pair!.slice(0, eq))
+          else jar.set(pair!.slice(0, eq), value)
+        }
+        return res
+      }
+      const { verifier, challenge } = pkce()
+      const start = await go(
+        `/auth/signin/op?${new URLSearchParams({ callbackUrl: "myapp://cb", code_challenge: challenge, state: "s7" })}`,
+      )
+      expect(start.status).toBe(302)
+      const authorize = start.headers.get("location")!
+      expect(authorize.startsWith(`${op.issuer}/auth?`)).toBe(true)
+      const delivery = await driveAuthorization(authorize, `${origin}/auth/callback/`, { login: "carol" })
+      const callback = await go(`${delivery.url.pathname}${delivery.url.search}`)
+      expect(callback.status).toBe(302)
+      const continuation = callback.headers.get("location")!
+      expect(continuation).toMatch(new RegExp(`^${origin}/auth/native\\?ctx=`))
+      const page = await (await go(continuation)).text()
+      expect(page).toContain("Sign in to the app?")
+      const ctx = /name="ctx" value="([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, "&")
+      const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(page)![1]!
+      const allowed = await go("/auth/native", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, ctx, action: "allow" }).toString(),
+      })
+      const location = allowed.headers.get("location")!
+      expect(location).toMatch(/^myapp:\/\/cb\?code=[A-Za-z0-9_-]{43}&state=s7&iss=/)
+      const code = new URLSearchParams(location.split("?")[1]).get("code")
+      const exchange = await fetch(`${origin}/auth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ code, code_verifier: verifier }),
+      })
+      expect(exchange.status).toBe(200)
+      const { token } = (await exchange.json()) as { token: string }
+      const session = await fetch(`${origin}/auth/session`, { headers: { authorization: `Bearer ${token}` } })
+      expect(((await session.json()) as { user: { email: string } }).user.email).toBe("carol@example.test")
+    } finally {
+      await op.close()
+    }
   })
 })
