@@ -51,6 +51,13 @@ export type ErrorType =
   | "RateLimited"
   | "AccessTokenError"
   | "NativeSignInError"
+  | "PasswordPolicy"
+  | "InvalidEmail"
+  | "EmailNotVerified"
+  | "PasswordIncorrect"
+  | "PasswordNotSet"
+  | "PasswordAlreadySet"
+  | "SessionRequired"
 
 /**
  * The stable, machine-readable code of an error: what code and tests should compare, never the English message. Each
@@ -139,6 +146,20 @@ export type AuthErrorCode =
   | "par_unavailable"
   | "request_object_key_invalid"
   | "tenant_not_allowed"
+  // The Password provider: `PasswordPolicy` codes, `InvalidEmail` codes, and the flows' own types.
+  | "password_policy"
+  | "missing"
+  | "too_short"
+  | "too_long"
+  | "blocklisted"
+  | "breached"
+  | "breach_check_failed"
+  | "invalid_email"
+  | "email_not_verified"
+  | "password_incorrect"
+  | "password_not_set"
+  | "password_already_set"
+  | "session_required"
   | AccessTokenErrorCode
   | "access_token_error"
   | "native_sign_in_error"
@@ -225,4 +246,11 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   RateLimited: "rate_limited",
   AccessTokenError: "access_token_error",
   NativeSignInError: "native_sign_in_error",
+  PasswordPolicy: "password_policy",
+  InvalidEmail: "invalid_email",
+  EmailNotVerified: "email_not_verified",
+  PasswordIncorrect: "password_incorrect",
+  PasswordNotSet: "password_not_set",
+  PasswordAlreadySet: "password_already_set",
+  SessionRequired: "session_required",
 }

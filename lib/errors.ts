@@ -330,6 +330,44 @@ export class NativeSignInError extends AuthError {
   static override type: ErrorType = "NativeSignInError"
 }
 
+/**
+ * The Password provider refused a password where one is set (sign-up, reset, change, set): `code` is `missing`,
+ * `too_short`, `too_long`, `blocklisted`, `breached` or `breach_check_failed` (503); `cause` carries the lengths.
+ */
+export class PasswordPolicy extends AuthError {
+  static override type: ErrorType = "PasswordPolicy"
+}
+/** An email address that cannot be used (`invalid_email`), or none where one is needed (`missing`). */
+export class InvalidEmail extends AuthError {
+  static override type: ErrorType = "InvalidEmail"
+  override status = 400
+}
+/** A correct password for an address that must be confirmed first (`requireEmailVerification`). */
+export class EmailNotVerified extends SignInError {
+  static override type: ErrorType = "EmailNotVerified"
+  override status = 403
+}
+/** The current password given to a change was wrong. */
+export class PasswordIncorrect extends AuthError {
+  static override type: ErrorType = "PasswordIncorrect"
+  override status = 400
+}
+/** A change for a user who has no password (set one first). */
+export class PasswordNotSet extends AuthError {
+  static override type: ErrorType = "PasswordNotSet"
+  override status = 400
+}
+/** Setting a first password for a user who already has one. */
+export class PasswordAlreadySet extends AuthError {
+  static override type: ErrorType = "PasswordAlreadySet"
+  override status = 409
+}
+/** The call needs a signed-in user and the request has no valid session (401; JSON body `{"error":"Unauthorized"}`). */
+export class SessionRequired extends AuthError {
+  static override type: ErrorType = "SessionRequired"
+  override status = 401
+}
+
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -345,6 +383,13 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "RefreshTokenError",
   "RateLimited",
   "NativeSignInError",
+  "PasswordPolicy",
+  "InvalidEmail",
+  "EmailNotVerified",
+  "PasswordIncorrect",
+  "PasswordNotSet",
+  "PasswordAlreadySet",
+  "SessionRequired",
 ])
 
 /**

@@ -32,6 +32,9 @@ export type WarningCode =
   | "auth-url-origin-mismatch"
   | "forwarded-headers-ignored"
   | "is-authenticated-unread"
+  | "password-hash-weak"
+  | "password-hash-unknown-format"
+  | "password-breach-check-failed"
 
 /** Shown after the code by the built-in logger (a custom `warn` gets the same text as its second argument). */
 export const warningMessages: Readonly<Record<WarningCode, string>> = Object.freeze({
@@ -45,6 +48,14 @@ export const warningMessages: Readonly<Record<WarningCode, string>> = Object.fre
     "No secret is set, so a random one is used for this process: sessions end when it restarts. Set AUTH_SECRET " +
     "(make one with `npx gatehouse-auth secret`).",
   "email-maxage-long": "Magic links live longer than an hour; a short lifetime (the default, 10 minutes) is safer.",
+  "password-hash-weak":
+    "The Password provider's scrypt parameters are below every row of OWASP's table (N=2^17 r=8 p=1, …); raise them.",
+  "password-hash-unknown-format":
+    "A stored password hash is not `$scrypt$` and no `verify` hook is configured, so it never matches; give " +
+    "`Password({ verify })` for imported hashes.",
+  "password-breach-check-failed":
+    "The breached-password check did not answer (timeout, network error or non-200); the password was accepted " +
+    "(fail-open). Set `breachCheck.failClosed` to refuse instead.",
   "email-url-from-request":
     "Email links are built from the request's Host header because neither AUTH_URL nor the provider's `url` is " +
     "set; production refuses this. Set AUTH_URL.",

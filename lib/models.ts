@@ -7,7 +7,7 @@
 export type Awaitable<T> = T | PromiseLike<T>
 
 /** The kinds of providers. */
-export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn"
+export type ProviderType = "oauth" | "oidc" | "email" | "credentials" | "webauthn" | "password"
 
 /** A user as providers return it and callbacks see it. */
 export interface User {

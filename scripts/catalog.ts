@@ -12,7 +12,16 @@ export const TABLE_FILE = join(root, "docs/guide/providers/index.md")
 const BEGIN = "<!-- catalog:begin -->"
 const END = "<!-- catalog:end -->"
 /** Files of lib/providers/ that are not OAuth/OIDC catalogue providers. */
-const NOT_CATALOGUE = new Set(["types", "credentials", "email", "nodemailer", "webauthn", "passkey", "oidc"])
+const NOT_CATALOGUE = new Set([
+  "types",
+  "credentials",
+  "email",
+  "nodemailer",
+  "webauthn",
+  "passkey",
+  "password",
+  "oidc",
+])
 
 const mark = (yes: boolean) => (yes ? "✅" : "—")
 /** A table cell: pipes escaped so a note never splits a row. */

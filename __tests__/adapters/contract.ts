@@ -8,6 +8,7 @@ import { idpSessionCases } from "./contract/idp-sessions"
 import { tokenCases } from "./contract/tokens"
 import { authenticatorCases } from "./contract/authenticators"
 import { passkeyCases } from "./contract/passkeys"
+import { passwordCases } from "./contract/passwords"
 
 export type { FullAdapter } from "./contract/fixtures"
 
@@ -74,6 +75,8 @@ export function runAdapterContract(
         "updateAuthenticatorCounter",
         "deleteAuthenticator",
         "updateAuthenticator",
+        "getPasswordAccount",
+        "setPasswordHash",
       ] as const
       for (const method of methods) expect(typeof ctx.adapter()[method]).toBe("function")
     })
@@ -86,5 +89,6 @@ export function runAdapterContract(
     tokenCases(ctx)
     authenticatorCases(ctx)
     passkeyCases(ctx)
+    passwordCases(ctx)
   })
 }

@@ -145,7 +145,8 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
 
   async function signInWithCredentials(username: string, password: string) {
     await page.getByLabel("Username").fill(username)
-    await page.getByLabel("Password").fill(password)
+    // The demo account's own field: the Password provider's form has a "Password" field too.
+    await page.locator("#input-password-for-credentials-provider").fill(password)
     await page.getByRole("button", { name: "Sign in with Demo account" }).click()
   }
 
@@ -153,7 +154,10 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     await page.goto(url("/"))
     expect(await bodyText()).toContain("You are not signed in.")
 
-    await navigate(() => page.getByRole("link", { name: "Sign in", exact: true }).click(), url("/auth/signin"))
+    await navigate(
+      () => page.getByRole("link", { name: "Sign in", exact: true }).click(),
+      url("/auth/signin?callbackUrl=%2F"),
+    )
     await expectBuiltInPage("Sign In")
     expect(await page.getByRole("button", { name: "Sign in with the local identity provider" }).count()).toBe(1)
     // Every button's label is readable on its background as the browser paints it (WCAG AA: 4.5), in both schemes.
@@ -166,7 +170,8 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
           bg: getComputedStyle(b).backgroundColor,
         })),
       )
-      expect(buttons).toHaveLength(4)
+      // Demo account, local identity provider, email, password ("Sign in"), passkey.
+      expect(buttons).toHaveLength(5)
       const unreadable = buttons
         .map(({ label, color, bg }) => ({ colorScheme, label, color, bg, ratio: contrastRatio(color, bg) }))
         .filter(({ ratio }) => ratio < 4.5)

@@ -16,7 +16,7 @@ const CLIENT_SECRET = "client-secret-0123456789"
 const DEFAULT_SCOPE = "openid profile email"
 
 /** Files of lib/providers that are not OAuth/OIDC catalogue providers. */
-const NOT_OAUTH = ["types", "credentials", "email", "email-message", "nodemailer", "webauthn", "passkey"]
+const NOT_OAUTH = ["types", "credentials", "email", "email-message", "nodemailer", "webauthn", "passkey", "password"]
 const providersDir = join(__dirname, "../../lib/providers")
 const catalogue = readdirSync(providersDir)
   .filter((file) => file.endsWith(".ts"))

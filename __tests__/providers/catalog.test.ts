@@ -61,7 +61,7 @@ describe("PR1 catalogue", () => {
 
   test("PR1: the non-OAuth providers and the generic oidc are not counted", () => {
     const ids = providers.map((p) => p.id)
-    for (const id of ["credentials", "email", "nodemailer", "webauthn", "passkey", "oidc"]) {
+    for (const id of ["credentials", "email", "nodemailer", "webauthn", "passkey", "password", "oidc"]) {
       expect(ids).not.toContain(id)
     }
   })

@@ -14,6 +14,7 @@ import { CredentialsSignin, Gatehouse, MissingCSRF, type AuthConfig, type Sessio
 import { SQLiteAdapter } from "../../lib/storage/sqlite/adapter"
 import Credentials from "../../lib/providers/credentials"
 import Passkey from "../../lib/providers/passkey"
+import Password from "../../lib/providers/password"
 import { lifetimeInWords } from "../../lib/core/kernel/pages/verify-request"
 import type { SessionInfo } from "../../lib/core/session/manage"
 import { passkeyClientScript } from "./passkey-client"
@@ -79,6 +80,9 @@ export const authConfig: AuthConfig = {
     // "Sign in with the local identity provider": an OpenID Provider that server.ts starts in this process.
     localIdpProvider(),
     mailbox.provider,
+    // Email and password accounts: "Create an account" and "Forgot password?" on the sign-in page; the confirmation
+    // and reset links land in the dev mailbox.
+    Password({ ...mailbox.passwordHooks, requireEmailVerification: true }),
     // Passkeys: sign up or sign in on the built-in page; signed in, add one from the home page. Without AUTH_URL the
     // relying party is the origin the demo is served under (http://localhost:3000 is a secure context).
     Passkey({ relyingParty: { name: "Gatehouse demo" } }),

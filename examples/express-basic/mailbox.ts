@@ -4,6 +4,7 @@ import type { Adapter } from "../../lib/storage/adapter"
 import Email from "../../lib/providers/email"
 import { signInMessage } from "../../lib/providers/internal/email-message"
 import type { EmailConfig, SendVerificationRequestParams } from "../../lib/providers/types"
+import type { PasswordOptions } from "../../lib/providers/password"
 import { demoCsp, escape, renderPage, timeElement } from "./pages"
 
 /** One message the mailbox received. */
@@ -17,6 +18,8 @@ export interface DevMailMessage {
   expires: Date
   /** When the link was used (its token consumed), if it was. */
   usedAt?: Date
+  /** What following the link does ("Sign in as …", "Confirm …", "Reset the password of …"); no link when absent. */
+  action?: string
 }
 
 export interface DevMailboxOptions {
@@ -34,6 +37,11 @@ type TokenConsumer = Pick<Adapter, "useVerificationToken">
 export interface DevMailbox {
   /** An `Email` provider (id `email`) whose messages land here instead of being sent. */
   provider: EmailConfig
+  /** The four email hooks of the `Password` provider, landing here too. */
+  passwordHooks: Pick<
+    PasswordOptions,
+    "sendVerificationRequest" | "sendPasswordReset" | "sendAccountExists" | "sendPasswordChanged"
+  >
   /** `GET /`: the messages as an HTML page, newest first. Mount it at `/dev/mailbox`. */
   router: Router
   /** The kept messages, newest first. */
@@ -63,10 +71,12 @@ function item(m: DevMailMessage, now: number): string {
         ? `expired ${timeElement(m.expires, now)}`
         : `expires ${timeElement(m.expires, now)}`
   // A used or expired link is shown as text: following it would only end on an error page.
-  const link =
-    state === "valid"
-      ? `<a href="${escape(m.url)}">Sign in as ${escape(m.to)}</a>`
-      : `<span class="muted">Sign in as ${escape(m.to)} (no longer works)</span>`
+  const action = m.action ?? `Sign in as ${m.to}`
+  const link = !m.url
+    ? ""
+    : state === "valid"
+      ? `<a href="${escape(m.url)}">${escape(action)}</a>`
+      : `<span class="muted">${escape(action)} (no longer works)</span>`
   return (
     `<li class="message ${state}"><p><strong>${escape(m.subject)}</strong>` +
     `<span class="badge ${state}">${badgeText[state]}</span></p>` +
@@ -134,7 +144,57 @@ export function createDevMailbox(options: DevMailboxOptions = {}): DevMailbox {
       .send(page(inbox, now()))
   })
 
-  const markUsed = (identifier: string, expires: Date) => {
+  /** Keeps one message (newest first, at most `limit`). */
+  const keep = (message: DevMailMessage) => {
+    inbox.unshift(message)
+    inbox.length = Math.min(inbox.length, limit)
+    log(`${message.subject} for ${message.to}${message.url ? `: ${message.url}` : ""}`)
+  }
+  const far = () => new Date(now() + 365 * 86_400_000)
+  const passwordHooks: DevMailbox["passwordHooks"] = {
+    sendVerificationRequest: ({ identifier, url, expires }) =>
+      keep({
+        to: identifier,
+        subject: "Confirm your email address",
+        url,
+        text: url,
+        sentAt: new Date(now()),
+        expires,
+        action: `Confirm ${identifier}`,
+      }),
+    sendPasswordReset: ({ identifier, url, expires }) =>
+      keep({
+        to: identifier,
+        subject: "Reset your password",
+        url,
+        text: url,
+        sentAt: new Date(now()),
+        expires,
+        action: `Choose a new password for ${identifier}`,
+      }),
+    sendAccountExists: ({ identifier, resetUrl }) =>
+      keep({
+        to: identifier,
+        subject: "You already have an account",
+        url: "",
+        text: `Sign in, or reset your password: ${resetUrl}`,
+        sentAt: new Date(now()),
+        expires: far(),
+      }),
+    sendPasswordChanged: ({ identifier }) =>
+      keep({
+        to: identifier,
+        subject: "Your password was changed",
+        url: "",
+        text: "The password of your account was just changed.",
+        sentAt: new Date(now()),
+        expires: far(),
+      }),
+  }
+
+  const markUsed = (stored: string, expires: Date) => {
+    // Password links are stored under `gatehouse:<kind>:<address>`.
+    const identifier = stored.replace(/^gatehouse:(verify-email|password-reset):/, "")
     const at = new Date(expires).valueOf()
     const message = inbox.find((m) => m.to === identifier && m.expires.valueOf() === at && !m.usedAt)
     // A token consumed after it expired signed nobody in: the message stays "expired".
@@ -143,6 +203,7 @@ export function createDevMailbox(options: DevMailboxOptions = {}): DevMailbox {
 
   return {
     provider: Email({ id: "email", name: "Email", sendVerificationRequest }),
+    passwordHooks,
     router,
     messages: () => [...inbox],
     watch: <A extends TokenConsumer>(adapter: A): A => {

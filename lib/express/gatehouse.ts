@@ -9,6 +9,7 @@ import { createGatehouse, type ServerCallResult } from "../core/pipeline/gatehou
 import { MissingRequestContext } from "../errors"
 import { attachSession, gate, requireAuthOf } from "./guard"
 import { authHandlers } from "./handlers"
+import { passwordFunctions } from "./password"
 import { ExpressPort, isExpressRequest, writeServerCall } from "./port"
 import type * as T from "./types"
 
@@ -53,7 +54,6 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
   }
 
   const handlers = authHandlers(core, inScope)
-
   const guarded =
     (options: T.GateOptions, then: (req: Request, res: ExpressResponse, next: NextFunction) => unknown) =>
     (req: Request, res: ExpressResponse, next: NextFunction): void =>
@@ -123,6 +123,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     resetRateLimit: (options) => core.resetRateLimit(options),
     issueAccessToken: (req, res, input) => core.issueAccessToken(port(req, res), input),
     rotateAccessTokenKeys: () => core.rotateAccessTokenKeys(),
+    ...passwordFunctions(core),
   }
 }
 

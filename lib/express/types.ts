@@ -14,6 +14,9 @@ import type {
   SignOutOptions,
 } from "../core/pipeline/gatehouse"
 import type { AdapterUser } from "../storage/adapter"
+import type { PasswordServerFunctions } from "../password/types"
+
+export type { PasswordServerFunctions, PasswordServerInputs } from "../password/types"
 
 export type { AccessTokenResult, AuthorizationParams, GetAccessTokenOptions, PasskeyInfo, SessionInfo }
 export type { SignInOptions, SignOutOptions, AccessTokenRequest, IssuedAccessToken }
@@ -124,7 +127,8 @@ export interface SessionManagement {
 }
 
 /** What `Gatehouse(config)` returns (Express flavour). */
-export interface GatehouseInstance extends SessionManagement {
+export interface GatehouseInstance
+  extends SessionManagement, PasswordServerFunctions<[req: Request, res: ExpressResponse]> {
   handlers: GatehouseHandlers
   auth: GatehouseAuth
   signIn: GatehouseSignIn

@@ -4,6 +4,9 @@
  */
 import type { Account, Awaitable, Profile, ProviderType, Theme, TokenSet, User } from "../models"
 import type { customFetch } from "../symbols"
+import type { PasswordConfig } from "../password/types"
+
+export type { PasswordConfig }
 
 /** Brand style of a provider button on the built-in sign-in page. */
 export interface ProviderStyle {
@@ -318,7 +321,7 @@ export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuthConfig<P>>, "option
 export type OIDCConfig<P = Profile> = OAuthConfig<P> & { type: "oidc" }
 
 /** Any provider config. */
-export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig | WebAuthnConfig // eslint-disable-line @typescript-eslint/no-explicit-any
+export type ProviderConfig = OAuthConfig<any> | EmailConfig | CredentialsConfig | WebAuthnConfig | PasswordConfig // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** A provider as listed in `config.providers`: a config object, or a factory called with no options. */
 export type Provider = ProviderConfig | ((options?: any) => ProviderConfig) // eslint-disable-line @typescript-eslint/no-explicit-any

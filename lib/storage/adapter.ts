@@ -19,8 +19,8 @@ export interface AdapterUser {
   [key: string]: unknown
 }
 
-/** Kinds of accounts an adapter stores (credentials accounts are never stored). */
-export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn"
+/** Kinds of accounts an adapter stores (credentials accounts are never stored; `password` is the Password provider's). */
+export type AdapterAccountType = "oauth" | "oidc" | "email" | "webauthn" | "password"
 
 /** A link between a user and a provider account, with the OAuth token fields in snake_case. */
 export interface AdapterAccount {
@@ -174,6 +174,46 @@ export interface VerificationTokenAdapter {
   useVerificationToken(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
 }
 
+/**
+ * The password row of a user (the `Password` provider): an account with `provider` and `type` `"password"`, keyed by
+ * the user id. Only `getPasswordAccount` answers `passwordHash`; the shipped adapters leave it out of every other
+ * account answer.
+ */
+export interface AdapterPasswordAccount extends AdapterAccount {
+  type: "password"
+  provider: "password"
+  providerAccountId: string
+  passwordHash: string
+  /** When a user action last set the password (sign-up, reset, change, set); `null` for imports and re-hashes only. */
+  passwordChangedAt: Date | null
+}
+
+/** Options of {@link PasswordAdapter.setPasswordHash}. */
+export interface SetPasswordHashOptions {
+  /**
+   * Absent: insert or overwrite (imports). `null`: insert only when the user has no password row (sign-up, set). A
+   * string: update only while the stored hash equals it (change, reset, re-hash).
+   */
+  expected?: string | null
+  /** Written to `passwordChangedAt`; absent, the column keeps its value (`null` on insert). */
+  changedAt?: Date
+}
+
+/** Email and password accounts (the `Password` provider): read and write a user's password hash. */
+export interface PasswordAdapter {
+  /** The user's password row, or null when the user has no password. */
+  getPasswordAccount(userId: string): Awaitable<AdapterPasswordAccount | null>
+  /**
+   * Writes the hash as one atomic statement under the condition of `options.expected`; resolves to the row written,
+   * or null when the condition failed (nothing written). An unknown user is `adapter_not_found`.
+   */
+  setPasswordHash(
+    userId: string,
+    passwordHash: string,
+    options?: SetPasswordHashOptions,
+  ): Awaitable<AdapterPasswordAccount | null>
+}
+
 /** WebAuthn authenticators. */
 export interface AuthenticatorAdapter {
   getAuthenticator(credentialID: string): Awaitable<AdapterAuthenticator | null>
@@ -213,6 +253,7 @@ export type Adapter = Partial<
     IdpSessionAdapter &
     VerificationTokenAdapter &
     AuthenticatorAdapter &
+    PasswordAdapter &
     StoreAdapter
 >
 
@@ -273,4 +314,6 @@ export const sessionNeutral = {
   updateAuthenticatorCounter: true,
   deleteAuthenticator: true,
   updateAuthenticator: true,
+  getPasswordAccount: true,
+  setPasswordHash: true,
 } as const satisfies { readonly [M in Exclude<AdapterMethod, SessionMutator>]: true }

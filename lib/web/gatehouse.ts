@@ -3,10 +3,10 @@
  * `Request`/`Response` (Hono, `node:http` through the converters, Bun, Deno, file-routed frameworks).
  */
 import { AsyncLocalStorage } from "node:async_hooks"
-import { createGatehouse } from "../core/pipeline/gatehouse"
+import { createGatehouse, passwordMembers } from "../core/pipeline/gatehouse"
 import { MissingRequestContext } from "../errors"
 import { denial, serverCallAnswer, webPorts } from "./port"
-import type { WebAuth, WebConfigInput, WebGatehouse, WebHandler } from "./types"
+import type { PasswordServerFunctions, WebAuth, WebConfigInput, WebGatehouse, WebHandler } from "./types"
 
 export type * from "./types"
 
@@ -82,5 +82,8 @@ export function Gatehouse(config: WebConfigInput): WebGatehouse {
     revokeUserSessions: (userId) => core.revokeUserSessions(userId),
     deleteUser: (userId) => core.deleteUser(userId),
     resetRateLimit: (options) => core.resetRateLimit(options),
+    ...(passwordMembers(
+      (m) => (request: Request, input: object) => core.password(portOf(request), m, { ...input }),
+    ) as PasswordServerFunctions<[Request]>),
   }
 }

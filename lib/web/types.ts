@@ -12,6 +12,9 @@ import type {
   SignOutOptions,
 } from "../core/pipeline/gatehouse"
 import type { AdapterUser } from "../storage/adapter"
+import type { PasswordServerFunctions } from "../password/types"
+
+export type { PasswordServerFunctions, PasswordServerInputs } from "../password/types"
 
 export type { AuthorizationParams, PasskeyInfo, SessionInfo, SignInOptions, SignOutOptions }
 
@@ -58,7 +61,7 @@ export interface WebSessionManagement {
 }
 
 /** What `Gatehouse(config)` from `gatehouse-auth/web` returns. */
-export interface WebGatehouse extends WebSessionManagement {
+export interface WebGatehouse extends WebSessionManagement, PasswordServerFunctions<[request: Request]> {
   handlers: { GET(request: Request): Promise<Response>; POST(request: Request): Promise<Response> }
   /** Answers a request under the base path; `undefined` for any other path (let the app answer it). */
   handle(request: Request): Promise<Response | undefined>

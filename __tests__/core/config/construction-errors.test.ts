@@ -238,7 +238,7 @@ describe("things that are not providers", () => {
     )
     expect(error.message).toBe(
       "providers[1] is not a provider: expected what a factory of gatehouse-auth/providers/<id> returns, an object " +
-        "with an `id` and a `type` (oauth, oidc, email, credentials, webauthn).",
+        "with an `id` and a `type` (oauth, oidc, email, credentials, webauthn, password).",
     )
   })
 

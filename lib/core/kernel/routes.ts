@@ -37,6 +37,8 @@ export interface RoutePolicy {
   readonly feature?: "passkeyRoutes" | "sessionRoutes"
   /** Gatehouse's own route, always on but not one of the reference's nine actions. */
   readonly extension?: true
+  /** A route of a provider's own flow: answered only when a provider of this type is configured, else 400. */
+  readonly requiresProviderType?: ProviderType
   /**
    * The rate-limit rules keyed by IP or session that the router applies before the handler, for these methods (and
    * only for a provider of `providerType`, when given). The identifier rules run in the handlers.
@@ -69,7 +71,21 @@ const callbackTypes = {
   email: { methods: ["GET", "POST"], csrf: "post" },
   credentials: { methods: ["POST"], csrf: "post" },
   webauthn: { methods: ["POST"], csrf: "post" }, // Gatehouse checks it where Auth.js does not
+  password: { methods: ["POST"], csrf: "post" }, // the credentials route's conventions
 } as const
+
+/**
+ * A row of the Password provider's own routes (`passwords.md` 5.1): CSRF on POST (403 on a JSON refusal), on with
+ * the provider only, and the IP rule of each POST.
+ */
+const passwordRoute = (methods: readonly Method[], rules: readonly RateLimitRuleName[] = []): RoutePolicy => ({
+  methods,
+  csrf: "post",
+  csrfStatus: 403,
+  extension: true,
+  requiresProviderType: "password",
+  ...(rules.length > 0 ? { rateLimits: [{ methods: ["POST"] as const, rules }] } : {}),
+})
 
 /** Every action, in the reference's order. */
 export const routes = {
@@ -101,6 +117,7 @@ export const routes = {
     rateLimits: [
       { methods: ["POST"], providerType: "credentials", rules: ["credentials-ip"] },
       { methods: ["POST"], providerType: "webauthn", rules: ["webauthn-verify"] },
+      { methods: ["POST"], providerType: "password", rules: ["credentials-ip"] },
     ],
   },
   "verify-request": { methods: ["GET"], csrf: "none" },
@@ -168,6 +185,14 @@ export const routes = {
   native: { methods: ["GET", "POST"], csrf: "post", extension: true },
   // tokens.md T3.3: the public signing keys (with `accessTokens`).
   jwks: { methods: ["GET"], csrf: "none", extension: true },
+  // The Password provider's flows (sign-in is `callback/password`).
+  signup: passwordRoute(["GET", "POST"], ["signup-ip"]),
+  "verify-email": passwordRoute(["GET", "POST"], ["password-token-ip"]),
+  "resend-verification": passwordRoute(["POST"], ["password-forgot-ip"]),
+  "forgot-password": passwordRoute(["GET", "POST"], ["password-forgot-ip"]),
+  "reset-password": passwordRoute(["GET", "POST"], ["password-token-ip"]),
+  "change-password": passwordRoute(["POST"]),
+  "set-password": passwordRoute(["POST"]),
 } as const satisfies Record<string, RoutePolicy>
 
 export type AuthAction = keyof typeof routes

@@ -64,6 +64,10 @@ export interface PagesOptions {
   error: string
   verifyRequest: string
   newUser: string
+  /** Gatehouse, Password provider: custom pages the built-in GET routes redirect to (with the same query). */
+  signUp: string
+  forgotPassword: string
+  resetPassword: string
 }
 
 export interface CookieOption {
@@ -195,6 +199,16 @@ export interface EventCallbacks {
   /** Gatehouse: a rate limit refused a request; at most once per rule and key in each window. `key` is hashed. */
   rateLimited: (message: { rule: RateLimitRuleName; key: string; ip?: string }) => Awaitable<void>
   createUser: (message: { user: User }) => Awaitable<void>
+  /** Gatehouse, Password provider: a reset link set a new password (fired before `passwordChanged`). */
+  passwordReset: (message: { user: AdapterUser; userId: string }) => Awaitable<void>
+  /** Gatehouse, Password provider: a reset, change or set wrote a new hash (never a re-hash or an import). */
+  passwordChanged: (message: {
+    user: AdapterUser
+    userId: string
+    reason: "reset" | "change" | "set"
+  }) => Awaitable<void>
+  /** Gatehouse, Password provider: a verification link confirmed the user's address. */
+  emailVerified: (message: { user: AdapterUser; userId: string }) => Awaitable<void>
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>
@@ -238,6 +252,11 @@ export type RateLimitRuleName =
   | "oauth-par-ip"
   | "token-exchange"
   | "access-token"
+  | "signup-ip"
+  | "password-email-address"
+  | "password-forgot-ip"
+  | "password-token-ip"
+  | "password-change"
 
 /** One rule's fixed window: at most `limit` hits per `window` seconds. */
 export interface RateLimitRule {

@@ -38,6 +38,7 @@ import {
 } from "./error-answers"
 import { isTokenSignIn } from "../kernel/bearer"
 import { nativeRefusal, nativeStart } from "../methods/native/start"
+import { passwordErrorAnswer } from "../methods/password/routes"
 import type { raw } from "../../symbols"
 import type { AuthConfig, Awaitable } from "../kernel/types"
 
@@ -142,11 +143,13 @@ export async function pipeline(
     // A field of the wrong shape (a JSON array where a login name belongs) is the client's mistake, like a malformed
     // body: 400, on a page route too.
     const malformed = error instanceof InvalidRequest && status === 400
-    const response = jsonAnswer
-      ? jsonError(policy.jsonErrorBody, error, status)
-      : malformed
-        ? json(400, { error: error.type })
-        : errorRedirect(config, authRequest, error, returnRedirect)
+    const response =
+      (await passwordErrorAnswer(config, authRequest, error, returnRedirect)) ??
+      (jsonAnswer
+        ? jsonError(policy.jsonErrorBody, error, status)
+        : malformed
+          ? json(400, { error: error.type })
+          : errorRedirect(config, authRequest, error, returnRedirect))
     for (const cookie of jar.toHeaders()) response.headers.append("Set-Cookie", cookie)
     return response
   }

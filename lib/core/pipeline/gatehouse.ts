@@ -32,6 +32,7 @@ import { issueForRequest, rotateForConfig, type AccessTokenRequest, type IssuedA
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
+import { passwordCall, type PasswordInput, type PasswordMember } from "./password-calls"
 import {
   serverSignIn,
   serverSignOut,
@@ -49,6 +50,7 @@ export type { PathRouting, AccessTokenRequest, IssuedAccessToken }
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
+export { passwordMembers, type PasswordInput, type PasswordMember } from "./password-calls"
 
 /** A config, or a function of the native request returning one (called per request; cached by returned object). */
 export type GatehouseInput<Native = unknown> = AuthConfig | ((request: Native | undefined) => Awaitable<AuthConfig>)
@@ -168,6 +170,8 @@ export interface Gatehouse {
   issueAccessToken(port: RequestPort, input?: AccessTokenRequest): Promise<IssuedAccessToken | null>
   /** tokens.md T3.4: rotates the generated access-token keys now. */
   rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
+  /** A server function of the Password provider (`signUp`, `changePassword`, ...); its cookies go through the port. */
+  password(port: RequestPort, member: PasswordMember, input?: PasswordInput): Promise<{ ok: true }>
 }
 
 /** What the core remembers of one request: its session read and who is signed in. */
@@ -387,5 +391,11 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     issueAccessToken: (port, input) =>
       withSession(port, (ctx) => issueForRequest(ctx, ctx.config.authUrl?.origin ?? port.origin(), input)),
     rotateAccessTokenKeys: async () => rotateForConfig(await serverConfig()),
+    password: (port, member, input) =>
+      serverCall(port, async (rt, config, request) => {
+        const { setCookies } = await passwordCall(rt, config, request, member, input)
+        port.setCookies(setCookies, config)
+        return { ok: true as const }
+      }),
   }
 }

@@ -24,6 +24,7 @@ import { forgetRejectedFields } from "../methods/credentials/callback"
 import { jwksAction, tokenAction } from "../methods/tokens/routes"
 import { nativeAction } from "../methods/native/confirm"
 import { exchangeNativeCode } from "../methods/native/exchange"
+import { passwordHandlers } from "../methods/password/routes"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
 
@@ -44,6 +45,7 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   token: (ctx) => (ctx.request.method === "POST" && ctx.config.native ? exchangeNativeCode(ctx) : tokenAction(ctx)),
   native: nativeAction,
   jwks: jwksAction,
+  ...passwordHandlers,
 }
 
 /** The methods and CSRF rule that apply to this request: the provider type's when the route lists types. */
@@ -74,9 +76,10 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   const { action, method } = ctx.request
   const policy = policyOf(action)
   // An opt-in route that is off is not one of ours, like any unknown path.
-  if (policy.feature && !ctx.config.features[policy.feature]) {
-    return { status: 400, headers: { ...jsonHeaders }, body: "Bad request." }
-  }
+  const off =
+    (policy.feature && !ctx.config.features[policy.feature]) ||
+    (policy.requiresProviderType && !ctx.config.providers.some((p) => p.type === policy.requiresProviderType))
+  if (off) return { status: 400, headers: { ...jsonHeaders }, body: "Bad request." }
   const handler = handlers[action]
   if (!handler || !policy.methods.includes(method)) throw new UnknownAction(`Cannot handle action: ${action}`)
   if (policy.provider === "required" && !ctx.provider) {

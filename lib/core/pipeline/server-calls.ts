@@ -86,7 +86,8 @@ function refererTarget(headers: Headers, origin: string): string {
   }
 }
 
-function assertGuard(config: ResolvedConfig, request: ServerCallRequest, what: string): void {
+/** Throws `MissingCSRF` unless the request passes the origin guard of server-side calls (next-wave A.3 rule 2). */
+export function assertGuard(config: ResolvedConfig, request: ServerCallRequest, what: string): void {
   const { cookies } = requestOrigin(config, new URL(request.origin))
   const passes = originGuardPasses(config, cookies, request.origin, {
     method: request.method,
@@ -102,7 +103,8 @@ function assertGuard(config: ResolvedConfig, request: ServerCallRequest, what: s
   }
 }
 
-function baseCall(request: ServerCallRequest): Omit<ActionCall, "action" | "method"> {
+/** The parts of a server call every in-process action takes from the request being handled. */
+export function baseCall(request: ServerCallRequest): Omit<ActionCall, "action" | "method"> {
   return {
     cookies: request.cookies,
     origin: request.origin,

@@ -22,6 +22,7 @@ import {
 import type { AccountKey } from "../internal/models"
 import { MemoryStore } from "./store"
 import { TOKEN_COLUMNS } from "../internal/rows"
+import { PASSWORD_PROVIDER, passwordAccount, passwordCondition, withoutPassword } from "../internal/password"
 
 const accountId = (a: AccountKey): string => JSON.stringify([a.provider, a.providerAccountId])
 const tokenId = (t: { identifier: string; token: string }): string => JSON.stringify([t.identifier, t.token])
@@ -39,6 +40,7 @@ const tokenId = (t: { identifier: string; token: string }): string => JSON.strin
  * ```
  */
 export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & AccountTokenAdapter {
+  // A password row lives among the accounts (`password`/<user id>); only getPasswordAccount answers its hash.
   const users = new Map<string, AdapterUser>()
   const emails = new Map<string, string>()
   const accounts = new Map<string, AdapterAccount>()
@@ -116,11 +118,28 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       const stored = accounts.get(id)
       if (!stored) return null
       accounts.delete(id)
-      return stored
+      return withoutPassword(stored)
     },
     async getAccount(providerAccountId, provider) {
       const stored = accounts.get(accountId({ provider, providerAccountId }))
-      return stored ? clone(stored) : null
+      return stored ? withoutPassword(clone(stored)) : null
+    },
+    async getPasswordAccount(userId) {
+      const stored = accounts.get(accountId({ provider: PASSWORD_PROVIDER, providerAccountId: userId }))
+      if (!stored || typeof stored.passwordHash !== "string") return null
+      return passwordAccount(userId, stored.passwordHash, stored.passwordChangedAt)
+    },
+    // Synchronous between the read and the write: the compare-and-swap is atomic.
+    async setPasswordHash(userId, passwordHash, options = {}) {
+      requireUser(userId)
+      const id = accountId({ provider: PASSWORD_PROVIDER, providerAccountId: userId })
+      const stored = accounts.get(id)
+      const current = typeof stored?.passwordHash === "string" ? stored.passwordHash : null
+      if (!passwordCondition(current, options.expected)) return null
+      const changedAt = options.changedAt ? new Date(options.changedAt) : (stored?.passwordChangedAt ?? null)
+      const row = passwordAccount(userId, passwordHash, changedAt)
+      accounts.set(id, clone(row))
+      return clone(row)
     },
     async updateAccountTokens(key, patch, options = {}) {
       const id = accountId(key)
@@ -137,7 +156,7 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
         else next[column] = value
       }
       accounts.set(id, next as AdapterAccount)
-      return clone(next as AdapterAccount)
+      return withoutPassword(clone(next as AdapterAccount))
     },
 
     async createSession(session) {

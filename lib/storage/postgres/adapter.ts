@@ -4,6 +4,7 @@ import type { Pool } from "pg"
 import type { AccountTokenAdapter, Adapter } from "../adapter"
 import type { KeyValueStore } from "../kv"
 import { authenticatorMethods } from "./authenticators"
+import { passwordMethods } from "./passwords"
 import { migrationHinted } from "./query"
 import type { Queryable } from "./query"
 import { quoteSchema } from "./schema"
@@ -38,7 +39,13 @@ export type PostgresAdapterInstance = Required<Adapter> &
   }
 
 function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<Adapter> & AccountTokenAdapter {
-  return { store, ...userMethods(db, s), ...sessionMethods(db, s), ...authenticatorMethods(db, s) }
+  return {
+    store,
+    ...userMethods(db, s),
+    ...sessionMethods(db, s),
+    ...authenticatorMethods(db, s),
+    ...passwordMethods(db, s),
+  }
 }
 
 function ignoreIdleError(): void {

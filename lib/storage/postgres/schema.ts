@@ -33,6 +33,9 @@ CREATE TABLE IF NOT EXISTS accounts (
 CREATE INDEX IF NOT EXISTS accounts_user_id ON accounts (user_id);
 -- Added for DPoP: the sealed private key (gh1.) the account's tokens are bound to.
 ALTER TABLE accounts ADD COLUMN IF NOT EXISTS dpop_key text;
+-- Added for the Password provider: the PHC hash string, and when a user action last set it.
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS password_hash text;
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS password_changed_at timestamptz;
 
 CREATE TABLE IF NOT EXISTS sessions (
   session_token text PRIMARY KEY,

@@ -7,6 +7,7 @@ import { clusterSessionMethods } from "./cluster-sessions"
 import { clusterUserMethods } from "./cluster-users"
 import { keyLayout } from "./keys"
 import type { RedisContext } from "./keys"
+import { passwordMethods } from "./passwords"
 import { sessionMethods } from "./sessions"
 import { RedisStore } from "./store"
 import { checkReplicaWait, isCluster } from "./replicas"
@@ -61,7 +62,12 @@ export function RedisAdapter(
   const cluster = isCluster(client)
   const wait = checkReplicaWait(options.waitForReplicas)
   const ctx: RedisContext = { client, p, key: keyLayout(p, cluster), wait }
-  const methods = { ...userMethods(ctx), ...sessionMethods(ctx), ...authenticatorMethods(ctx) }
+  const methods = {
+    ...userMethods(ctx),
+    ...sessionMethods(ctx),
+    ...authenticatorMethods(ctx),
+    ...passwordMethods(ctx),
+  }
   return {
     store: RedisStore(client, { prefix: `${p}kv:`, waitForReplicas: wait }),
     ...methods,

@@ -4,6 +4,7 @@ import type { Cluster, Redis } from "ioredis"
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken } from "../adapter"
 import { copyAuthenticator, copySession, emailKey, missingUser, notFound } from "../internal/models"
 import type { AccountKey } from "../internal/models"
+import { withoutPassword } from "../internal/password"
 import { replicated } from "./replicas"
 import type { ReplicaWait } from "./replicas"
 
@@ -19,7 +20,8 @@ export const reviveToken = (json: string): VerificationToken => {
   const token = JSON.parse(json) as VerificationToken
   return { identifier: token.identifier, token: token.token, expires: new Date(token.expires) }
 }
-export const reviveAccount = (json: string): AdapterAccount => JSON.parse(json) as AdapterAccount
+/** An account answer; a password row's hash stays out of it (only `getPasswordAccount` answers it). */
+export const reviveAccount = (json: string): AdapterAccount => withoutPassword(JSON.parse(json) as AdapterAccount)
 export const reviveAuthenticator = (json: string): AdapterAuthenticator =>
   copyAuthenticator(JSON.parse(json) as AdapterAuthenticator)
 

@@ -7,6 +7,7 @@ import { asSQLiteDatabase, openSQLite } from "./driver"
 import type { SQLiteDriver } from "./driver"
 import { addMissingColumns, SQLITE_SCHEMA } from "./schema"
 import type { SQLiteDatabase } from "./schema"
+import { passwordMethods } from "./passwords"
 import { sessionMethods } from "./sessions"
 import { SQLiteStore } from "./store"
 import { userMethods } from "./users"
@@ -53,7 +54,13 @@ export function SQLiteAdapter(
   db.exec(SQLITE_SCHEMA)
   addMissingColumns(db)
 
-  return { store: SQLiteStore(db), ...userMethods(db), ...sessionMethods(db), ...authenticatorMethods(db) }
+  return {
+    store: SQLiteStore(db),
+    ...userMethods(db),
+    ...sessionMethods(db),
+    ...authenticatorMethods(db),
+    ...passwordMethods(db),
+  }
 }
 
 export default SQLiteAdapter

@@ -77,8 +77,12 @@ CREATE INDEX IF NOT EXISTS authenticators_user_id ON authenticators (user_id);
 
 /** Columns added after the first release, per table: a database created earlier gets them on open. */
 const ADDED_COLUMNS: Record<string, Array<[column: string, type: string]>> = {
-  // The sealed DPoP private key (gh1.) the account's tokens are bound to.
-  accounts: [["dpop_key", "TEXT"]],
+  // The sealed DPoP key; the Password provider's hash and when a user action last set it (epoch ms).
+  accounts: [
+    ["dpop_key", "TEXT"],
+    ["password_hash", "TEXT"],
+    ["password_changed_at", "INTEGER"],
+  ],
   sessions: [
     ["created_at", "INTEGER"],
     ["last_active_at", "INTEGER"],

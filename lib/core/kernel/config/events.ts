@@ -18,6 +18,9 @@ const NAMES: readonly (keyof EventCallbacks)[] = [
   "accessTokenIssued",
   "signingKeyRotated",
   "nativeSignIn",
+  "passwordReset",
+  "passwordChanged",
+  "emailVerified",
 ]
 
 /**

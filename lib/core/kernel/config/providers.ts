@@ -5,12 +5,15 @@ import type { CredentialsConfig, EmailConfig, ProviderConfig } from "../../../pr
 import { deepMerge } from "./merge"
 import { applyProviderEnv, providerEnvPrefix, type Env } from "./env"
 import { resolveWebAuthnProvider, type ResolvedWebAuthnProvider } from "../../../webauthn/provider"
+import type { PasswordConfig } from "../../../password/types"
+import { resolvePasswordProvider, type ResolvedPasswordProvider } from "./password"
 
 /** A provider ready for use: merged, validated, frozen. */
-export type InternalProvider = ResolvedOAuthProvider | CredentialsConfig | EmailConfig | ResolvedWebAuthnProvider
+export type InternalProvider =
+  ResolvedOAuthProvider | CredentialsConfig | EmailConfig | ResolvedWebAuthnProvider | ResolvedPasswordProvider
 
 const providerId = /^[a-z0-9][a-z0-9_-]*$/i
-const providerTypes = ["oauth", "oidc", "email", "credentials", "webauthn"]
+const providerTypes = ["oauth", "oidc", "email", "credentials", "webauthn", "password"]
 /** Client authentication methods that send the client secret. */
 const secretMethods = new Set(["client_secret_basic", "client_secret_post", "client_secret_jwt"])
 
@@ -101,7 +104,7 @@ export function resolveProviders(
   },
 ): InternalProvider[] {
   const seen = new Set<string>()
-  return providers.map((input, index) => {
+  const resolved = providers.map((input, index): InternalProvider | PasswordConfig => {
     assertIsProvider(input, index)
     const provider = typeof input === "function" ? (input as () => ProviderConfig)() : input
     const { options: userOptions, ...defaults } = provider as ProviderConfig & { options?: unknown }
@@ -134,8 +137,22 @@ export function resolveProviders(
         return Object.freeze(merged)
       case "webauthn":
         return resolveWebAuthnProvider(merged, options.env)
+      case "password":
+        // Completed below, once the email provider whose SMTP server it may share is known.
+        return merged
       default:
         throw new InvalidConfig("Unknown provider type", { cause: { id: (merged as ProviderConfig).id } })
     }
   })
+  const mailer = resolved.find((p): p is EmailConfig => p.type === "email" && Boolean((p as EmailConfig).server))
+  return resolved.map((provider) =>
+    provider.type === "password"
+      ? resolvePasswordProvider(provider as PasswordConfig, {
+          production: options.oauth?.production ?? options.env.NODE_ENV === "production",
+          authUrl: options.env.AUTH_URL,
+          logger: options.oauth?.logger,
+          mailer,
+        })
+      : (provider as InternalProvider),
+  )
 }

@@ -28,6 +28,17 @@ export const requiredAdapterMethods = {
   ],
   // Database sessions with a back-channel logout provider: the receiver deletes the rows of the named IdP session.
   logout: ["deleteSessionsByIdp"],
+  // The Password provider (with database sessions also `deleteSessions`, for revocation).
+  password: [
+    "createUser",
+    "getUser",
+    "getUserByEmail",
+    "updateUser",
+    "getPasswordAccount",
+    "setPasswordHash",
+    "createVerificationToken",
+    "useVerificationToken",
+  ],
 } as const satisfies Record<string, ReadonlyArray<keyof Adapter>>
 
 /** Methods a view carries when the adapter has them, without requiring them. */
@@ -37,6 +48,7 @@ const optionalMethods = {
   // Refresh-token rotation reads the account and writes its tokens (compare-and-swap when the adapter can).
   oauth: ["deleteUser", "transaction", "getAccount", "unlinkAccount", "updateAccountTokens"],
   email: ["deleteUser", "transaction"],
+  password: ["transaction"],
   webauthn: [
     "deleteUser",
     "unlinkAccount",
@@ -69,6 +81,10 @@ function featuresOf(providers: readonly InternalProvider[], strategy: string, ha
     if (!hasAdapter) throw new MissingAdapter("WebAuthn requires an adapter")
     out.push("webauthn")
   }
+  if (types.has("password")) {
+    if (!hasAdapter) throw new MissingAdapter("the Password provider stores users: set `adapter`")
+    out.push("password")
+  }
   return out
 }
 
@@ -98,6 +114,18 @@ export function adapterStores(
   const wanted = [...new Set(features.flatMap((f): readonly string[] => requiredAdapterMethods[f]))]
   const methods: Record<string, unknown> = adapter
   const missing = wanted.filter((m) => typeof methods[m] !== "function")
+  const passwordMissing = features.includes("password")
+    ? [...requiredAdapterMethods.password, ...(strategy === "database" ? ["deleteSessions"] : [])].filter(
+        (m) => typeof methods[m] !== "function",
+      )
+    : []
+  if (passwordMissing.length > 0) {
+    throw new MissingAdapterMethods(
+      `Required adapter methods were missing: ${passwordMissing.join(", ")}: the Password provider needs them; wrap ` +
+        "your adapter or use gatehouse-auth/adapters/*",
+      { cause: { missing: passwordMissing, features } },
+    )
+  }
   if (missing.length > 0) {
     throw new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(", ")}`, {
       cause: { missing, features },
@@ -128,6 +156,9 @@ export function adapterStores(
     }),
     ...(has("webauthn") && {
       webauthn: view(methods, requiredAdapterMethods.webauthn, optionalMethods.webauthn) as AdapterStores["webauthn"],
+    }),
+    ...(has("password") && {
+      password: view(methods, requiredAdapterMethods.password, optionalMethods.password) as AdapterStores["password"],
     }),
   }
 }

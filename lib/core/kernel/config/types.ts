@@ -5,6 +5,7 @@ import type {
   AccountTokenAdapter,
   AuthenticatorAdapter,
   IdpSessionAdapter,
+  PasswordAdapter,
   SessionAdapter,
   SessionManagementAdapter,
   TransactionAdapter,
@@ -71,6 +72,8 @@ export interface AdapterStores {
   readonly credentials?: CredentialsUserStore
   /** A WebAuthn provider. */
   readonly webauthn?: WebAuthnStore
+  /** The Password provider. */
+  readonly password?: PasswordStore
   /**
    * Session management and account deletion, present with any adapter: only the methods it has (all optional, so
    * an Auth.js adapter without them works; each caller checks what it needs).
@@ -89,6 +92,12 @@ export type LogoutStore = Partial<
     Pick<SessionManagementAdapter, "deleteSessions"> &
     Pick<UserAdapter, "getUserByAccount" | "getAccount">
 >
+
+/** What the Password provider calls: users, password rows and verification tokens (`transaction` when present). */
+export type PasswordStore = PasswordAdapter &
+  VerificationTokenAdapter &
+  Pick<UserAdapter, "createUser" | "getUser" | "getUserByEmail" | "updateUser"> &
+  Partial<TransactionAdapter>
 
 /** The optional methods of session management and account deletion. */
 export type ManagementStore = Partial<

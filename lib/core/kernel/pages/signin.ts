@@ -7,6 +7,7 @@ import { escapeHtml, safeImageUrl, safeNavigationUrl } from "./escape"
 import { csrfInput, renderDocument } from "./layout"
 import type { PageProvider, RenderedPage } from "./types"
 import { WEBAUTHN_PAGE_SCRIPT } from "./webauthn-script"
+import { noticeBox, passwordSignInForm } from "./password"
 
 const tryAnotherAccount = "Try signing in with a different account."
 
@@ -25,6 +26,8 @@ const signInErrorMessages: Readonly<Record<string, string>> = {
   SessionRequired: "Please sign in to access this page.",
   MissingCSRF: "The sign in form expired or could not be verified. Please try again.",
   RefreshTokenError: "Your sign-in with the provider has expired. Please sign in again.",
+  EmailNotVerified: "Confirm your email address first.",
+  Verification: "This link is invalid or has expired.",
 }
 
 const defaultSignInErrorMessage = "Unable to sign in."
@@ -60,7 +63,7 @@ const isButtonProvider = (provider: PageProvider): boolean => provider.type === 
 // Which providers the page can show: OAuth/OIDC and email always, credentials when they declare inputs, WebAuthn when
 // the page carries a script nonce (its ceremony needs the inline script).
 function isRenderable(provider: PageProvider, nonce: string | undefined): boolean {
-  if (isButtonProvider(provider) || provider.type === "email") return true
+  if (isButtonProvider(provider) || provider.type === "email" || provider.type === "password") return true
   if (provider.type === "webauthn") return nonce !== undefined && provider.webauthnOptionsUrl !== undefined
   return provider.type === "credentials" && provider.credentials !== undefined
 }
@@ -151,6 +154,7 @@ function providerBlock(provider: PageProvider, p: SignInPageParams): string {
   if (isButtonProvider(provider)) inner = oauthButton(provider, p.csrfToken, p.callbackUrl)
   else if (provider.type === "email") inner = emailForm(provider, p.csrfToken, p.email)
   else if (provider.type === "webauthn") inner = webAuthnForm(provider, p)
+  else if (provider.type === "password") inner = passwordSignInForm(provider, p)
   else inner = credentialsForm(provider, p.csrfToken)
   return `<div class="provider">${inner}</div>`
 }
@@ -170,6 +174,8 @@ export interface SignInPageParams {
   theme: Theme
   /** The response's CSP script nonce; WebAuthn forms (and their inline script) are rendered only with one. */
   nonce?: string
+  /** Password provider: `reset=1` (the password was changed) or `verified=1` (the address is confirmed). */
+  notice?: "reset" | "verified"
 }
 
 /**
@@ -206,6 +212,6 @@ export function renderSignInPage(p: SignInPageParams): RenderedPage {
   const script = providers.some((provider) => provider.type === "webauthn")
     ? `<script nonce="${escapeHtml(p.nonce as string)}">${WEBAUTHN_PAGE_SCRIPT}</script>`
     : ""
-  const content = `<main class="card signin">${errorBox}${blocks}</main>${script}`
+  const content = `<main class="card signin">${noticeBox(p.notice)}${errorBox}${blocks}</main>${script}`
   return { status: 200, html: renderDocument({ title: "Sign In", theme: p.theme, content }) }
 }

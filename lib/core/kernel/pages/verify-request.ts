@@ -36,17 +36,27 @@ export function renderVerifyRequestPage(p: {
   maxAge?: number | undefined
   /** The masked address the link went to (`a…@example.com`), when the browser that asked for it is known. */
   address?: string | undefined
+  /** The Password provider's texts: after a sign-up, a forgot-password request, or a resend. */
+  kind?: "signup" | "reset" | "verify"
 }): RenderedPage {
   const lifetime =
     p.maxAge !== undefined && Number.isFinite(p.maxAge) && p.maxAge > 0
       ? `<p>The link is valid for ${escapeHtml(lifetimeInWords(p.maxAge))} and works once.</p>`
       : ""
+  const passwordText = {
+    signup: "Check your email to finish creating your account.",
+    reset: "If an account exists for this address, we sent a link to reset the password.",
+    verify: "If this address needs confirming, we sent a new link.",
+  }
   const content =
     '<main class="card verify-request">' +
     "<h1>Check your email</h1>" +
-    (p.address
-      ? `<p>A sign in link has been sent to <strong class="address">${escapeHtml(p.address)}</strong>.</p>`
-      : "<p>A sign in link has been sent to your email address.</p>") +
+    (p.kind
+      ? `<p>${escapeHtml(passwordText[p.kind])}</p>` +
+        (p.address ? `<p>Address: <strong class="address">${escapeHtml(p.address)}</strong></p>` : "")
+      : p.address
+        ? `<p>A sign in link has been sent to <strong class="address">${escapeHtml(p.address)}</strong>.</p>`
+        : "<p>A sign in link has been sent to your email address.</p>") +
     lifetime +
     `<p class="back">${siteLink(p.origin, "Back to ")}</p>` +
     "</main>"

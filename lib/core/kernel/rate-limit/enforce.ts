@@ -203,5 +203,11 @@ export async function resetAccountLimits(config: ResolvedConfig, identifier: str
         ),
       ),
     )
+  // The Password provider counts its sign-ins by the address, as a credentials form with an `email` field.
+  if (config.providerById.get("password")?.type === "password") {
+    for (const counter of ["window", "long"] as const) {
+      resets.push(config.rateLimit.reset("credentials-account", "callback/password", `email:${value}`, counter))
+    }
+  }
   await Promise.all(resets)
 }

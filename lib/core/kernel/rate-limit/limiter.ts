@@ -28,6 +28,13 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     // tokens.md section 8: the native code exchange by client IP, access-token issuance by session.
     "token-exchange": { limit: 30, window: 60, by: "ip" },
     "access-token": { limit: 60, window: 60, by: "session" },
+    // The Password provider: sign-ups per IP, emails per address (shared by sign-up, forgot and resend), forgot and
+    // resend per IP, link uses per IP, and failed current-password checks per user.
+    "signup-ip": { limit: 10, window: 3600, by: "ip" },
+    "password-email-address": { limit: 3, window: 600, by: "identifier" },
+    "password-forgot-ip": { limit: 10, window: 600, by: "ip" },
+    "password-token-ip": { limit: 20, window: 600, by: "ip" },
+    "password-change": { limit: 10, window: 900, by: "identifier" },
   })
 
 /**
@@ -188,7 +195,7 @@ export function createRateLimiter(setup: LimiterSetup, makeMemory: () => RateLim
     active(rule) {
       if (rules.get(rule) === false) return false
       // EM-13 (issue 11) protects mailboxes even where the limiter is off.
-      return enabled || rule === "email-send-address"
+      return enabled || rule === "email-send-address" || rule === "password-email-address"
     },
     async hit(rule, scope, subject, ip, counter = "window") {
       const configured = rules.get(rule)

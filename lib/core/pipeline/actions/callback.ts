@@ -6,6 +6,7 @@ import { credentialsCallback } from "../../methods/credentials/callback"
 import { oauthCallback } from "../../methods/oauth/callback"
 import { emailCallback } from "../../methods/email/email"
 import { webAuthnCallback } from "../../methods/webauthn/callback"
+import { passwordSignIn } from "../../methods/password/routes"
 
 /**
  * Handles GET and POST /callback/:provider.
@@ -29,6 +30,8 @@ export async function callbackAction(ctx: RequestContext): Promise<AuthResult> {
       return credentialsCallback(ctx, provider)
     case "webauthn":
       return webAuthnCallback(ctx)
+    case "password":
+      return passwordSignIn(ctx, provider)
   }
   throw new InvalidProvider("Callback for this provider type is not supported", {
     cause: { provider: ctx.provider?.id },

@@ -78,6 +78,10 @@ export async function signInPage(ctx: RequestContext): Promise<AuthResult> {
           if (p.type === "credentials" && ctx.request.error === "CredentialsSignin") {
             shown.values = await refilledFields(ctx, p)
           }
+          // The Password form and its "send the link again" form get the address back the same way.
+          if (p.type === "password" && /^(CredentialsSignin|EmailNotVerified)$/.test(ctx.request.error ?? "")) {
+            shown.values = await refilledFields(ctx, { id: p.id, credentials: { email: { type: "email" } } })
+          }
           return shown
         }),
       ),
@@ -87,6 +91,8 @@ export async function signInPage(ctx: RequestContext): Promise<AuthResult> {
       error: ctx.request.error,
       retry: ctx.request.query.retry,
       theme: ctx.config.theme,
+      ...(ctx.request.query.reset === "1" ? { notice: "reset" as const } : {}),
+      ...(ctx.request.query.verified === "1" ? { notice: "verified" as const } : {}),
     }),
   )
   if (nonce) result.headers = { ...result.headers, "Content-Security-Policy": withScriptNonce(nonce) }
@@ -173,5 +179,14 @@ export async function verifyRequestPage(ctx: RequestContext): Promise<AuthResult
   const provider = typeof id === "string" ? ctx.config.providerById.get(id) : undefined
   const maxAge = provider?.type === "email" ? (provider.maxAge ?? 10 * 60) : undefined
   const address = provider?.type === "email" ? await sentToAddress(ctx, provider.id) : undefined
+  if (provider?.type === "password") {
+    const type = ctx.request.query.type
+    const kind = type === "reset" || type === "verify" ? type : "signup"
+    const seconds = kind === "reset" ? provider.reset.maxAge : provider.emailVerification.maxAge
+    const shown = await sentToAddress(ctx, provider.id)
+    return page(
+      renderVerifyRequestPage({ origin: ctx.origin, theme: ctx.config.theme, maxAge: seconds, address: shown, kind }),
+    )
+  }
   return page(renderVerifyRequestPage({ origin: ctx.origin, theme: ctx.config.theme, maxAge, address }))
 }
