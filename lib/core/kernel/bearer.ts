@@ -58,7 +58,7 @@ export const tokenAnswerHeaders: Readonly<Record<string, string>> = Object.freez
 
 /**
  * Whether this request is a sign-in answered with a session token (T1.4): it asks for one ({@link asksForToken}) and
- * is a POST to the callback of a provider that completes inside one POST (credentials).
+ * is a POST to the callback of a provider that completes inside one POST (credentials, password).
  *
  * @example
  * ```ts
@@ -78,5 +78,6 @@ export function isTokenSignIn(
   },
 ): boolean {
   if (!asksForToken(config, request) || request.action !== "callback" || request.providerId === undefined) return false
-  return config.providerById.get(request.providerId)?.type === "credentials"
+  const type = config.providerById.get(request.providerId)?.type
+  return type === "credentials" || type === "password"
 }
