@@ -41,3 +41,29 @@ test("T1-1 (password) POST /auth/callback/password with X-Auth-Return-Token: the
   expect(unverified.status).toBe(403)
   expect(unverified.body).toEqual({ error: "EmailNotVerified" })
 })
+
+test("T1.2 (password) a bearer changes its password without CSRF; the re-issued session comes back in X-Auth-Token", async () => {
+  await seedUser(app, "cy@example.test", "first long passphrase here")
+  const signIn = await request(app.server)
+    .post("/auth/callback/password")
+    .set("X-Auth-Return-Token", "1")
+    .send({ email: "cy@example.test", password: "first long passphrase here" })
+  const old = signIn.body.token as string
+  const changed = await request(app.server)
+    .post("/auth/change-password")
+    .set("Authorization", `Bearer ${old}`)
+    .set("Accept", "application/json")
+    .send({
+      currentPassword: "first long passphrase here",
+      newPassword: "second long passphrase here",
+      revokeOtherSessions: true,
+    })
+  expect(changed.status).toBe(200)
+  expect(changed.headers["set-cookie"]).toBeUndefined()
+  const fresh = changed.headers["x-auth-token"] as string
+  expect(typeof fresh).toBe("string")
+  const read = await request(app.server).get("/auth/session").set("Authorization", `Bearer ${fresh}`)
+  expect(read.body.user.email).toBe("cy@example.test")
+  const stale = await request(app.server).get("/auth/session").set("Authorization", `Bearer ${old}`)
+  expect(stale.body).toBeNull()
+})

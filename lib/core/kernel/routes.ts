@@ -191,8 +191,9 @@ export const routes = {
   "resend-verification": passwordRoute(["POST"], ["password-forgot-ip"]),
   "forgot-password": passwordRoute(["GET", "POST"], ["password-forgot-ip"]),
   "reset-password": passwordRoute(["GET", "POST"], ["password-token-ip"]),
-  "change-password": passwordRoute(["POST"]),
-  "set-password": passwordRoute(["POST"]),
+  // tokens.md T1.2: a bearer session may change or set its password (a re-issue goes out in `X-Auth-Token`).
+  "change-password": { ...passwordRoute(["POST"]), bearer: true },
+  "set-password": { ...passwordRoute(["POST"]), bearer: true },
 } as const satisfies Record<string, RoutePolicy>
 
 export type AuthAction = keyof typeof routes
