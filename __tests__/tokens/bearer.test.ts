@@ -296,3 +296,37 @@ describe("tokens T1: bearer sessions", () => {
     ).toBe(false)
   })
 })
+
+describe("tokens T1 in the Fetch flavour", () => {
+  test("auth(request) reads a bearer; a re-issue after updateAge is applied as X-Auth-Token by applyCookies", async () => {
+    const { Gatehouse: WebGatehouse } = await import("../../lib/web")
+    const gh = WebGatehouse({
+      secret: SECRET,
+      trustHost: true,
+      logger: quiet,
+      session: { bearer: true, updateAge: 0 },
+      providers: [
+        Credentials({
+          credentials: { username: {}, password: {} },
+          authorize: (c) =>
+            c.username === "alice" && c.password === "alice-pw" ? { id: "user-alice", name: "alice" } : null,
+        }),
+      ],
+    })
+    const login = await gh.handlers.POST(
+      new Request("http://app.test/auth/callback/credentials", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-auth-return-token": "1" },
+        body: JSON.stringify({ username: "alice", password: "alice-pw" }),
+      }),
+    )
+    expect(login.status).toBe(200)
+    const { token } = (await login.json()) as { token: string }
+    const request = new Request("http://app.test/api", { headers: { authorization: `Bearer ${token}` } })
+    const session = await gh.auth(request)
+    expect(session?.user?.name).toBe("alice")
+    const answer = gh.applyCookies(request, new Response("ok"))
+    expect(answer.headers.get("x-auth-token")).toBeTruthy()
+    expect(answer.headers.get("set-cookie")).toBeNull()
+  })
+})
