@@ -12,7 +12,7 @@ import { csrfInput, renderDocument } from "../../kernel/pages/layout"
 import { sessionContext } from "../../session/context"
 import { currentPrincipal, signedInUser } from "../../session/principal"
 import { appRedirect, openContext, type NativeContext } from "./context"
-import { nativeRefusal } from "./start"
+import { nativeRefusalHeaders } from "./start"
 
 /** What a code stands for, sealed in the store under the code's hash. */
 export interface CodeRecord {
@@ -30,10 +30,10 @@ export const codeBinding = { purpose: "nativeCode" as const, provider: "gatehous
 /** `base64url(SHA-256(code))`: the only form in which a code is stored. */
 export const codeHash = (code: string) => createHash("sha256").update(code).digest("base64url")
 
-const refusal = (ctx: RequestContext, code: string): AuthResult => {
-  const response = nativeRefusal(ctx.config, ctx.origin, code)
-  return { status: 302, headers: Object.fromEntries(response.headers) }
-}
+const refusal = (ctx: RequestContext, code: string): AuthResult => ({
+  status: 302,
+  headers: nativeRefusalHeaders(ctx.config, ctx.origin, code),
+})
 
 /** Where the app continues, as the confirm page names it (escaped by the caller). */
 function destination(ru: string): string {

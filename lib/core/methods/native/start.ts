@@ -64,10 +64,12 @@ export async function nativeStart(config: ResolvedConfig, request: AuthRequest, 
  * ```
  */
 export function nativeRefusal(config: ResolvedConfig, origin: string, code: string): Response {
+  return new Response(null, { status: 302, headers: nativeRefusalHeaders(config, origin, code) })
+}
+
+/** The headers of a refused native start or continuation: the error page's URL, no referrer, no caching. */
+export function nativeRefusalHeaders(config: ResolvedConfig, origin: string, code: string): Record<string, string> {
   const page = config.pages.error ?? `${config.basePath}/error`
   const query = new URLSearchParams({ error: "NativeSignInError", code })
-  return new Response(null, {
-    status: 302,
-    headers: { Location: `${origin}${page}?${query}`, "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" },
-  })
+  return { Location: `${origin}${page}?${query}`, "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" }
 }
