@@ -51,6 +51,9 @@ export type ErrorType =
   | "RateLimited"
   | "AccessTokenError"
   | "NativeSignInError"
+  | "TwoFactorRequired"
+  | "TwoFactorInvalid"
+  | "TwoFactorAlreadyEnabled"
   | "PasswordPolicy"
   | "InvalidEmail"
   | "EmailNotVerified"
@@ -79,6 +82,10 @@ export type ErrorType =
  */
 export type AuthErrorCode =
   | "access_denied"
+  | "session_required"
+  | "two_factor_required"
+  | "two_factor_invalid"
+  | "two_factor_already_enabled"
   | "account_not_linked"
   | "adapter_conflict"
   | "adapter_error"
@@ -246,6 +253,9 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   RateLimited: "rate_limited",
   AccessTokenError: "access_token_error",
   NativeSignInError: "native_sign_in_error",
+  TwoFactorRequired: "two_factor_required",
+  TwoFactorInvalid: "two_factor_invalid",
+  TwoFactorAlreadyEnabled: "two_factor_already_enabled",
   PasswordPolicy: "password_policy",
   InvalidEmail: "invalid_email",
   EmailNotVerified: "email_not_verified",

@@ -368,6 +368,24 @@ export class SessionRequired extends AuthError {
   override status = 401
 }
 
+/** A two-factor sign-in must start again: its challenge is missing, expired, used or out of attempts. */
+export class TwoFactorRequired extends SignInError {
+  static override type: ErrorType = "TwoFactorRequired"
+  override status = 401
+}
+
+/** A second-factor code (TOTP, backup code or emailed code) was wrong, used, or not a code at all. */
+export class TwoFactorInvalid extends SignInError {
+  static override type: ErrorType = "TwoFactorInvalid"
+  override status = 400
+}
+
+/** `enableTotp` for a user whose two-factor sign-in is already on. */
+export class TwoFactorAlreadyEnabled extends AuthError {
+  static override type: ErrorType = "TwoFactorAlreadyEnabled"
+  override status = 409
+}
+
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */
 const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "CredentialsSignin",
@@ -383,6 +401,9 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "RefreshTokenError",
   "RateLimited",
   "NativeSignInError",
+  "TwoFactorRequired",
+  "TwoFactorInvalid",
+  "TwoFactorAlreadyEnabled",
   "PasswordPolicy",
   "InvalidEmail",
   "EmailNotVerified",

@@ -32,6 +32,8 @@ export type {
   Session,
   SessionOptions,
   Theme,
+  TwoFactorOptions,
+  TwoFactorUsed,
   User,
 } from "./core/kernel/types"
 export type { RateLimitStore, WindowHit } from "./storage/kv"

@@ -5,6 +5,8 @@
 
 /** Codes of the warnings Gatehouse emits. */
 export type WarningCode =
+  | "totp-qr-unavailable"
+  | "two-factor-secret-unreadable"
   | "debug-enabled"
   | "csrf-disabled"
   | "env-url-basepath-redundant"
@@ -38,6 +40,12 @@ export type WarningCode =
 
 /** Shown after the code by the built-in logger (a custom `warn` gets the same text as its second argument). */
 export const warningMessages: Readonly<Record<WarningCode, string>> = Object.freeze({
+  "totp-qr-unavailable":
+    "The optional dependency `uqr` could not be loaded, so enableTotp() returns no QR code (qrSvg: null); show the " +
+    "secret for manual entry, or install uqr.",
+  "two-factor-secret-unreadable":
+    "A user's stored TOTP secret cannot be decrypted with any configured secret (a removed AUTH_SECRET, or a tampered " +
+    "row): every code fails until the app resets the row with the adapter's deleteTwoFactor.",
   "debug-enabled": "Debug logging is on (`debug: true`); turn it off in production, it logs session details.",
   "csrf-disabled": "CSRF checks are off (`skipCSRFCheck`); only do this behind your own CSRF protection.",
   "env-url-basepath-redundant": "Both AUTH_URL and `basePath` are set; `basePath` wins over AUTH_URL's path.",

@@ -8,6 +8,7 @@ import { idpSessionCases } from "./contract/idp-sessions"
 import { tokenCases } from "./contract/tokens"
 import { authenticatorCases } from "./contract/authenticators"
 import { passkeyCases } from "./contract/passkeys"
+import { twoFactorCases } from "./contract/two-factor"
 import { passwordCases } from "./contract/passwords"
 
 export type { FullAdapter } from "./contract/fixtures"
@@ -75,6 +76,10 @@ export function runAdapterContract(
         "updateAuthenticatorCounter",
         "deleteAuthenticator",
         "updateAuthenticator",
+        "getTwoFactor",
+        "upsertTwoFactor",
+        "updateTwoFactor",
+        "deleteTwoFactor",
         "getPasswordAccount",
         "setPasswordHash",
       ] as const
@@ -89,6 +94,7 @@ export function runAdapterContract(
     tokenCases(ctx)
     authenticatorCases(ctx)
     passkeyCases(ctx)
+    twoFactorCases(ctx)
     passwordCases(ctx)
   })
 }

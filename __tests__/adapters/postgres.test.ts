@@ -206,6 +206,7 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
         "authenticators",
         "gatehouse_kv",
         "sessions",
+        "two_factor",
         "users",
         "verification_tokens",
       ])

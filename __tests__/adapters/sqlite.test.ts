@@ -33,6 +33,7 @@ describe("SQLiteAdapter", () => {
       "authenticators",
       "gatehouse_kv",
       "sessions",
+      "two_factor",
       "users",
       "verification_tokens",
     ])

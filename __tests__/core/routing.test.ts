@@ -54,6 +54,29 @@ describe("Auth() routing", () => {
     expect(response.status).toBe(400)
   })
 
+  it("a browser opening an unknown auth route gets an HTML 400 page with a way to sign in; scripts keep the JSON", async () => {
+    const browser = await Auth(
+      makeRequest("/auth/foo", { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } }),
+      credentialsConfig(),
+    )
+    expect(browser.status).toBe(400)
+    expect(browser.headers.get("content-type")).toMatch(/^text\/html/)
+    const html = await browser.text()
+    expect(html).toContain("<h1>Page not found</h1>")
+    expect(html).toContain(`href="${ORIGIN}/auth/signin"`)
+    const script = await Auth(
+      makeRequest("/auth/foo", { headers: { accept: "application/json" } }),
+      credentialsConfig(),
+    )
+    expect({ status: script.status, body: await script.json() }).toEqual({ status: 400, body: "Bad request." })
+    // An unreadable request that is not an unknown route stays JSON for a browser too.
+    const put = await Auth(
+      makeRequest("/auth/session", { method: "PUT", headers: { accept: "text/html" } }),
+      credentialsConfig(),
+    )
+    expect(put.headers.get("content-type")).toBe("application/json")
+  })
+
   it("malformed JSON body → 400, no cookies", async () => {
     const response = await Auth(
       makeRequest("/auth/signout", { body: "{not json", headers: { "content-type": "application/json" } }),

@@ -276,7 +276,7 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
       url("/check-email?provider=email&type=email"),
     )
     expect(await page.title()).toBe("Check your email · Gatehouse demo")
-    expect(await bodyText()).toContain("The link is valid for 10 minutes and works once.")
+    expect(await bodyText()).toContain("The link and the code are valid for 10 minutes")
     expect(mailbox.messages()[0]?.to).toBe("browser.user@example.test")
 
     await navigate(() => page.getByRole("link", { name: "Open the dev mailbox" }).click(), url("/dev/mailbox"))
@@ -298,17 +298,16 @@ describeWithBrowser("e2e: the demo app in a real browser", () => {
     expect(await bodyText()).toContain("Signed in as browser.user@example.test.")
     expect((await sessionCookie())?.value).toMatch(/^[0-9a-f]{64}$/)
 
-    // The same link again: the confirmation page, then the built-in error page, 403 "Verification".
+    // The same link again: at once the built-in error page, 403, saying plainly that it was used (no button to try).
     await page.context().clearCookies()
     await navigate(
       () => page.goto(href as string),
       (u) => u.pathname === "/auth/callback/email",
     )
-    await expectBuiltInPage("Confirm sign in")
-    await navigate(() => page.getByRole("button", { name: "Sign in" }).click(), url("/auth/error?error=Verification"))
     await expectBuiltInPage("Error")
     expect(watch.documents.at(-1)?.status).toBe(403)
-    expect(await page.getByRole("heading").innerText()).toBe("Unable to sign in")
+    expect(await page.getByRole("heading").innerText()).toBe("This link was already used")
+    expect(await page.getByRole("button", { name: "Sign in" }).count()).toBe(0)
     expectCleanRun()
   })
 

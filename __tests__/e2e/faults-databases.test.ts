@@ -133,7 +133,8 @@ function flows(h: Harness) {
         .type("form")
         .send({ csrfToken: token, email, callbackUrl: "/dashboard" })
     },
-    // The link shows the confirmation page (ML-5), which reads no store; its form's POST is the sign-in.
+    // The link shows the confirmation page (ML-5), which reads the store only under the adapter time limit (whether
+    // the link was used); its form's POST is the sign-in.
     useLink: async (link: string) => {
       const url = new URL(link)
       const page = await agent().get(`${url.pathname}${url.search}`)

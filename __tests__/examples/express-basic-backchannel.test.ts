@@ -3,12 +3,11 @@
 // deletes the session row of that IdP session. The app listens for real here, since the IdP calls it. The IdP runs in
 // a process of its own, as in `npm run demo`: there oidc-provider's SSRF guard is real (under Jest's VM it cannot set
 // itself up and would let loopback through), so this meets the fetch the demo's IdP really makes (issue 29, item 1).
-import { spawn, type ChildProcess } from "node:child_process"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import path from "node:path"
 import request from "supertest"
-import { isLoopbackUrl, type LocalIdpOptions } from "../../examples/express-basic/local-idp"
+import { isLoopbackUrl } from "../../examples/express-basic/local-idp"
+import { startIdpProcess, type IdpProcess } from "../fixtures/local-idp-child"
 import { cookieHeader, cookieJar } from "../express/apps"
 import { driveAuthorization } from "../fixtures/oauth/oidc-provider"
 
@@ -16,44 +15,10 @@ jest.setTimeout(30_000)
 
 let server: Server
 let origin: string
-let idp: { issuer: string; port: number; close(): Promise<void> }
+let idp: IdpProcess
 const savedPort = process.env.DEMO_IDP_PORT
 const warnings: string[] = []
 let warn: jest.SpyInstance
-/** What the IdP process wrote to stderr: oidc-provider's warnings and the demo IdP's "could not tell" lines. */
-let idpStderr = ""
-
-/** Starts the local IdP with `tsx` in a child process and waits for the line with its issuer. */
-async function startIdpProcess(options: LocalIdpOptions): Promise<typeof idp> {
-  const root = path.resolve(__dirname, "../..")
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      path.join(root, "node_modules/tsx/dist/cli.mjs"),
-      path.join(root, "__tests__/fixtures/local-idp-process.ts"),
-    ].concat(JSON.stringify(options)),
-    { cwd: root, env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["pipe", "pipe", "pipe"] },
-  )
-  child.stderr!.on("data", (chunk: Buffer) => void (idpStderr += chunk.toString("utf8")))
-  const started = await new Promise<{ issuer: string; port: number }>((resolve, reject) => {
-    let out = ""
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8")
-      const line = out.split("\n")[0]
-      if (out.includes("\n")) resolve(JSON.parse(line!) as { issuer: string; port: number })
-    })
-    child.once("exit", (code) => reject(new Error(`the IdP process exited (${code}): ${idpStderr}`)))
-  })
-  return {
-    ...started,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once("exit", () => resolve())
-        child.stdin!.end()
-      }),
-  }
-}
 
 beforeAll(async () => {
   server = createServer()
@@ -167,8 +132,8 @@ test("ending the session at the IdP ends that demo session through back-channel 
   expect(home.text).toContain("You are not signed in.")
   expect(warnings.filter((w) => w.includes("could not tell the demo"))).toEqual([])
   // The guard was set up (this is the real path), and the demo's loopback call went past it.
-  expect(idpStderr).not.toContain("failed to setup SSRF protection")
-  expect(idpStderr).not.toContain("could not tell the demo")
+  expect(idp.stderr()).not.toContain("failed to setup SSRF protection")
+  expect(idp.stderr()).not.toContain("could not tell the demo")
 })
 
 test("the dev IdP drops the SSRF guard for loopback addresses only", () => {

@@ -103,13 +103,22 @@ describe("the demo's pages", () => {
 })
 
 describe("the demo's built-in sign-in page", () => {
-  it("labels every field apart: the email link's Email and the passkey's are not two identical fields", async () => {
+  it("labels the email link's field and the passkey's apart (no longer two identical Email fields)", async () => {
     const page = await request(app).get("/auth/signin")
-    const labels = [...page.text.matchAll(/<label class="field-label" for="[^"]+">([^<]+)<\/label>/g)].map((m) => m[1])
-    expect(labels).toEqual(expect.arrayContaining(["Email", "Email for your passkey"]))
-    expect(new Set(labels).size).toBe(labels.length)
-    // Both email fields show the same hint.
-    expect(page.text.match(/placeholder="email@example.com"/g)).toHaveLength(2)
+    const label = (id: string) =>
+      new RegExp(`<label class="field-label" for="${id}">([^<]+)</label>`).exec(page.text)?.[1]
+    expect(label("input-email-for-email-provider")).toBe("Email")
+    expect(label("input-email-for-passkey-provider")).toBe("Email for your passkey")
+    // The email link's and the passkey's fields show the same hint.
+    for (const id of ["input-email-for-email-provider", "input-email-for-passkey-provider"]) {
+      expect(page.text).toMatch(new RegExp(`id="${id}"[^>]*placeholder="email@example.com"`))
+    }
+    // The card says where you sign in; the local identity provider gets "L", not the "T" of "the".
+    expect(page.text).toMatch(/<main class="card signin"><h1>Sign in to 127\.0\.0\.1:\d+<\/h1>/)
+    const idpButton = /<svg class="provider-mark"[^]*?<span>Sign in with the local identity provider<\/span>/.exec(
+      page.text,
+    )
+    expect(idpButton?.[0]).toMatch(/>L<\/text><\/svg><span>Sign in with the local identity provider/)
   })
 })
 
@@ -132,7 +141,8 @@ describe("the demo's check-your-email page", () => {
     expect(page.headers["content-security-policy"]).toContain("default-src 'none'")
     expect(page.text).toContain("<title>Check your email · Gatehouse demo</title>")
     expect(page.text).toContain('<a class="button" href="/dev/mailbox">Open the dev mailbox</a>')
-    expect(page.text).toContain("The link is valid for 10 minutes and works once.")
+    expect(page.text).toContain("The link and the code are valid for 10 minutes; whichever you use first signs you in.")
+    expect(page.text).toContain('<form class="login" method="post" action="/auth/callback/email">')
   })
 })
 

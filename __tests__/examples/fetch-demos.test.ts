@@ -1,10 +1,11 @@
 /** examples/hono and examples/node-http end to end over real HTTP: sign in and out server-side, a protected page. */
-import { get, type Server } from "node:http"
+import { get, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { serve } from "@hono/node-server"
 import { createApp } from "../../examples/hono/app"
 import { createDemoServer } from "../../examples/node-http/app"
 import { demoLogin } from "../../examples/common/fetch-demo"
+import { pageCss } from "../../lib/core/kernel/pages/styles"
 
 /** Starts a demo on a free loopback port and resolves once it listens. */
 function listening(start: (onListening: () => void) => Server): Promise<{ server: Server; base: string }> {
@@ -29,12 +30,17 @@ const demos = [
 ] as const
 
 /** A browser navigation (fetch() sends `Sec-Fetch-Mode: cors`, which reads as an API client). */
-function navigate(url: string, cookie = ""): Promise<{ status: number; location?: string; body: string }> {
+function navigate(
+  url: string,
+  cookie = "",
+): Promise<{ status: number; location?: string; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     get(url, { headers: { accept: "text/html", "sec-fetch-mode": "navigate", cookie } }, (res) => {
       let body = ""
       res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
-      res.on("end", () => resolve({ status: res.statusCode!, location: res.headers.location, body }))
+      res.on("end", () =>
+        resolve({ status: res.statusCode!, location: res.headers.location, body, headers: res.headers }),
+      )
     }).on("error", reject)
   })
 }
@@ -62,7 +68,13 @@ describe.each(demos)("%s", (_name, create) => {
 
   it("a visitor sees the sign-in form; the protected page redirects to sign in; the API answers 401", async () => {
     const home = await navigate(`${base}/`)
-    expect(home.body).toContain('<form method="post" action="/login">')
+    expect(home.body).toContain('<form class="login" method="post" action="/login">')
+    // The Express demo's look: the built-in stylesheet with its dark-mode variables, the themed body, a strict CSP.
+    expect(home.body).toContain('<body class="__next-auth-theme-auto">')
+    expect(home.body).toContain(pageCss)
+    expect(home.body).toContain("prefers-color-scheme:dark")
+    expect(home.body).toContain('<a href="/auth/signin?callbackUrl=%2F">sign-in page</a>')
+    expect(home.headers["content-security-policy"]).toMatch(/^default-src 'none'; style-src 'unsafe-inline'/)
     const page = await navigate(`${base}/protected`)
     expect(page.status).toBe(302)
     expect(page.location).toBe(`/auth/signin?callbackUrl=${encodeURIComponent(`${base}/protected`)}`)

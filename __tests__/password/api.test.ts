@@ -210,6 +210,12 @@ describe("P18 the server functions of Gatehouse()", () => {
     })
     expect(reset.body).toEqual({ ok: true })
     expect((await app.browser().signIn("fn@example.test", "function pw 2")).headers.location).not.toContain("error")
+    // Server-side signIn("password") signs in through the callback route, like credentials.
+    const viaSignIn = await post("/fn/signin", { email: "fn@example.test", password: "function pw 2" })
+    expect(viaSignIn.body).toEqual({ url: browser.origin })
+    expect(viaSignIn.headers["set-cookie"]?.toString()).toContain(`${SESSION_COOKIE}=`)
+    const wrongSignIn = await post("/fn/signin", { email: "fn@example.test", password: "not it at all" })
+    expect(wrongSignIn.body).toEqual({ thrown: "CredentialsSignin", code: "credentials" })
 
     // An OAuth-only user (signed in here through a credentials provider) sets a first password.
     const signedIn = await browser.form("/auth/callback/credentials", { id: oauthOnly.id })

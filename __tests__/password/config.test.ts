@@ -61,6 +61,7 @@ describe("construction", () => {
       expect(() => build({ adapter, providers: [Password({ ...hooks, ...options })] })).toThrow("Password:")
     }
     expect(() => build({ adapter, providers: [Password({ ...hooks, scrypt: { ln: 23 } })] })).toThrow("scrypt")
+    expect(() => build({ adapter, providers: [Password({ ...hooks, hash: async (p) => p })] })).toThrow("`verify`")
   })
 
   it("names the missing email hooks, and takes a Nodemailer provider's server", () => {

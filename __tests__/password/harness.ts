@@ -123,6 +123,17 @@ export async function passwordApp(options: AppOptions = {}): Promise<PasswordApp
     "/fn/resend",
     serverFunction((req, res) => instance.sendVerificationEmail(req, res, { email: req.body.email })),
   )
+  app.post(
+    "/fn/signin",
+    serverFunction(async (req, res) => {
+      const url = await instance.signIn(req, res, "password", {
+        email: req.body.email,
+        password: req.body.password,
+        redirect: false,
+      })
+      return { url }
+    }),
+  )
   const server = app.listen(0, "127.0.0.1")
   await new Promise((resolve) => server.once("listening", resolve))
   return {

@@ -50,6 +50,8 @@ describe("P5 reset with database sessions", () => {
     const reset = await useResetLink(`${link.pathname}${link.search}`, "new password 2")
     expect(reset.status).toBe(302)
     expect(reset.headers.location).toBe(`${one.origin}/auth/signin?reset=1`)
+    expect(app.events.signOut).toHaveBeenCalledTimes(2)
+    for (const [message] of app.events.signOut.mock.calls) expect(message).toMatchObject({ reason: "revoked" })
     expect(await one.session()).toBeNull()
     expect(await two.session()).toBeNull()
     expect(app.events.passwordReset).toHaveBeenCalledTimes(1)

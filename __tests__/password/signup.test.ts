@@ -205,3 +205,32 @@ describe("P9 the policy on a JSON sign-up", () => {
     expect(page.text).toContain("Use at least 8 characters.")
   })
 })
+
+describe("section 1.1 switches", () => {
+  it("verification off with autoSignIn: a new account is signed in; an existing address is told to check its email", async () => {
+    await app.close()
+    app = await passwordApp({ password: { requireEmailVerification: false } })
+    const browser = app.browser()
+    const created = await browser.form("/auth/signup", { email: "auto@example.test", password: "auto password 1" })
+    expect(created.headers.location).toBe(browser.origin)
+    expect((await browser.session())?.user?.email).toBe("auto@example.test")
+    const again = await app.browser().form("/auth/signup", { email: "auto@example.test", password: "auto password 2" })
+    expect(again.headers.location).toContain("/auth/verify-request?provider=password&type=signup")
+    expect(app.mail.verify).toHaveLength(0)
+  })
+
+  it("confirm: false verifies on the GET; signIn: false lands on the sign-in page with verified=1", async () => {
+    await app.close()
+    app = await passwordApp({ password: { emailVerification: { confirm: false, signIn: false } } })
+    const browser = app.browser()
+    await browser.form("/auth/signup", { email: "get@example.test", password: "get password 1" })
+    await app.waitForMail("verify", 1)
+    const link = new URL(app.mail.verify[0]!.url)
+    const opened = await browser.get(`${link.pathname}${link.search}`)
+    expect(opened.status).toBe(302)
+    expect(opened.headers.location).toBe(`${browser.origin}/auth/signin?verified=1`)
+    expect(await browser.session()).toBeNull()
+    expect((await app.adapter.getUserByEmail("get@example.test"))?.emailVerified).toBeInstanceOf(Date)
+    expect((await browser.get(`${link.pathname}${link.search}`)).headers.location).toContain("error=Verification")
+  })
+})

@@ -167,6 +167,26 @@ describe("ML-5", () => {
     expect((await new Browser(config).openLink(href)).headers.get("location")).toBe(`${ORIGIN}/dashboard`)
   })
 
+  it("a link opened again after it signed someone in says plainly that it was used, with no button to try", async () => {
+    const { config, createdSessions } = emailConfig([Nodemailer({ server: smtp.url, from: FROM })])
+    const href = await link(config)
+    expect((await new Browser(config).openLink(href)).headers.get("location")).toBe(`${ORIGIN}/dashboard`)
+    for (const visitor of [new Browser(config), new Browser(config)]) {
+      const again = await visitor.fetch(href)
+      expect(again.status).toBe(403)
+      expect(again.headers.get("cache-control")).toBe("no-store")
+      const html = await again.text()
+      expect(html).toContain("<h1>This link was already used</h1>")
+      expect(html).toContain("Each sign-in link works once, and this one has been used.")
+      expect(html).toContain(`href="${ORIGIN}/auth/signin"`)
+      expect(html).not.toContain('name="token"')
+    }
+    expect(createdSessions).toHaveLength(1)
+    // Another link to the same address is not affected.
+    const fresh = await link(config)
+    expect((await new Browser(config).fetch(fresh)).status).toBe(200)
+  })
+
   it("confirm: false restores the direct GET sign-in", async () => {
     const { config, createdSessions } = emailConfig([Nodemailer({ server: smtp.url, from: FROM, confirm: false })])
     const href = await link(config)

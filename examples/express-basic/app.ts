@@ -22,6 +22,7 @@ import { LOCAL_IDP_ID, localIdpProvider } from "./local-idp"
 import { createDevMailbox } from "./mailbox"
 import { escape, newNonce, renderPage, sendPage, timeElement } from "./pages"
 import { createSignInMethods, signInMethodLabel } from "./sign-in-methods"
+import { mountTwoFactorPage } from "./two-factor-page"
 
 /** Where the demo keeps users and sessions: `$DEMO_DB`, else `.demo-data/gatehouse.sqlite` (`:memory:` for none). */
 export function demoDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -90,6 +91,8 @@ export const authConfig: AuthConfig = {
   events: { signIn: (message) => signInMethods.signedIn(message) },
   // After an email sign-in request: the demo's own "check your email" page, which points to the dev mailbox.
   pages: { verifyRequest: "/check-email" },
+  // Two-factor sign-in: users turn on an authenticator app on /account/two-factor; every sign-in then asks for a code.
+  twoFactor: { issuer: "Gatehouse demo" },
 }
 
 /** Where every sign-out of the demo lands: the home page, which then shows a fixed "You have been signed out". */
@@ -168,8 +171,8 @@ function whoIs(session: Session): string {
  * ```
  */
 export function createApp(config: AuthConfig = authConfig): express.Express {
-  const { handlers, auth, signIn, signOut, requireAuth, listSessions, revokeSession, revokeOtherSessions } =
-    Gatehouse(config)
+  const gatehouse = Gatehouse(config)
+  const { handlers, auth, signIn, signOut, requireAuth, listSessions, revokeSession, revokeOtherSessions } = gatehouse
   const idpIssuer = issuerOf(config, LOCAL_IDP_ID)
   const app = express()
   app.use(express.urlencoded({ extended: false }))
@@ -272,11 +275,22 @@ page</a>.</p>${atProvider}
     signOut(req, res, { redirectTo: SIGNED_OUT_URL, federated }).catch(next)
   })
 
-  app.get("/check-email", (_req, res) => {
+  app.get("/check-email", (req, res) => {
     const lifetime = lifetimeInWords(mailbox.provider.maxAge ?? 600)
-    const body = `<p>A sign-in link is on its way. This demo sends no email: the message is in the development mailbox.</p>
+    // The code form posts to Gatehouse with the double-submit token of the browser's CSRF cookie (its first part),
+    // as the built-in page does; the address was sealed in a cookie when the mail was requested.
+    const csrf = /(?:^|;\s*)authjs\.csrf-token=([^;|]+)(?:%7C|\|)/.exec(req.get("cookie") ?? "")?.[1] ?? ""
+    const error =
+      req.query.error === "Verification"
+        ? '<div class="error" role="alert"><p>That code didn\'t work or has expired.</p></div>'
+        : ""
+    const body = `${error}<p>A sign-in link and code are on their way. This demo sends no email: the message is in the development mailbox.</p>
 <div class="actions"><a class="button" href="/dev/mailbox">Open the dev mailbox</a></div>
-<p class="muted">The link is valid for ${escape(lifetime)} and works once.</p>`
+<form class="login" method="post" action="/auth/callback/email"><input type="hidden" name="csrfToken" value="${escape(csrf)}">
+<label class="field-label" for="email-code">Or type the code from the email</label>
+<input class="field" id="email-code" name="code" autocomplete="one-time-code" inputmode="numeric" required>
+<button class="button">Sign in with the code</button></form>
+<p class="muted">The link and the code are valid for ${escape(lifetime)}; whichever you use first signs you in.</p>`
     sendPage(res, renderPage({ title: "Check your email", body }))
   })
 
@@ -383,6 +397,16 @@ ${signOutOthers}<ol class="list">${sessions.map((s) => sessionItem(s, current, n
   app.use((error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
     if (!(error instanceof MissingCSRF)) return next(error)
     res.status(403).type("text/plain").send("Forbidden: cross-site request")
+  })
+
+  mountTwoFactorPage(app, {
+    gatehouse,
+    requireAuth: () => requireAuth(),
+    checkForm: async (req, res) => (await checkForm(req, res)) !== null,
+    tokenInput: async (req, res) => {
+      const current = (await sessionsOf(req, res))?.current
+      return current ? formTokenInput(current.id) : ""
+    },
   })
 
   return app

@@ -2,7 +2,7 @@
 import { Router } from "express"
 import type { Adapter } from "../../lib/storage/adapter"
 import Email from "../../lib/providers/email"
-import { signInMessage } from "../../lib/providers/internal/email-message"
+import { signInMessage, twoFactorMessage } from "../../lib/providers/internal/email-message"
 import type { EmailConfig, SendVerificationRequestParams } from "../../lib/providers/types"
 import type { PasswordOptions } from "../../lib/providers/password"
 import { demoCsp, escape, renderPage, timeElement } from "./pages"
@@ -16,6 +16,8 @@ export interface DevMailMessage {
   sentAt: Date
   /** When the link stops working. */
   expires: Date
+  /** The one-time code of the message (a sign-in code next to the link, or a second-factor code). */
+  code?: string
   /** When the link was used (its token consumed), if it was. */
   usedAt?: Date
   /** What following the link does ("Sign in as …", "Confirm …", "Reset the password of …"); no link when absent. */
@@ -81,6 +83,7 @@ function item(m: DevMailMessage, now: number): string {
     `<li class="message ${state}"><p><strong>${escape(m.subject)}</strong>` +
     `<span class="badge ${state}">${badgeText[state]}</span></p>` +
     `<p class="muted">To <code>${escape(m.to)}</code>, sent ${timeElement(m.sentAt, now)}; ${when}.</p>` +
+    (m.code ? `<p>Code: <strong class="code">${escape(m.code)}</strong></p>` : "") +
     `<p>${link}</p><details><summary>Message text</summary><pre>${escape(m.text)}</pre></details></li>`
   )
 }
@@ -118,9 +121,19 @@ export function createDevMailbox(options: DevMailboxOptions = {}): DevMailbox {
   const now = options.now ?? Date.now
   const inbox: DevMailMessage[] = []
 
-  const sendVerificationRequest = ({ identifier, url, theme, expires }: SendVerificationRequestParams) => {
-    const { subject, text } = signInMessage({ url, theme })
-    inbox.unshift({ to: identifier, subject, url, text, sentAt: new Date(now()), expires: new Date(expires) })
+  const sendVerificationRequest = (params: SendVerificationRequestParams) => {
+    const { identifier, url, theme, expires, code, purpose } = params
+    const { subject, text } =
+      purpose === "two-factor" && code ? twoFactorMessage({ code, url }) : signInMessage({ url, theme, code })
+    inbox.unshift({
+      to: identifier,
+      subject,
+      url,
+      text,
+      sentAt: new Date(now()),
+      expires: new Date(expires),
+      ...(code ? { code } : {}),
+    })
     inbox.length = Math.min(inbox.length, limit)
     log(`Sign-in link for ${identifier}: ${url}`)
   }
@@ -202,7 +215,8 @@ export function createDevMailbox(options: DevMailboxOptions = {}): DevMailbox {
   }
 
   return {
-    provider: Email({ id: "email", name: "Email", sendVerificationRequest }),
+    // `code: true`: each sign-in email also carries a 6-digit code, typed on the "check your email" page.
+    provider: Email({ id: "email", name: "Email", code: true, sendVerificationRequest }),
     passwordHooks,
     router,
     messages: () => [...inbox],

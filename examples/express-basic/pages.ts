@@ -53,6 +53,7 @@ const navigation: readonly (readonly [string, string])[] = [
   ["/", "Home"],
   ["/protected", "Protected page"],
   ["/account/sessions", "Your sessions"],
+  ["/account/two-factor", "Two-factor"],
   ["/api/me", "API: /api/me"],
   ["/dev/mailbox", "Dev mailbox"],
 ]

@@ -29,6 +29,8 @@ export type {
   SessionOptions,
   SessionStrategy,
   Theme,
+  TwoFactorOptions,
+  TwoFactorUsed,
   User,
 } from "./kernel/types"
 export type * from "../storage/adapter"

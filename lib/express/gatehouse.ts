@@ -9,7 +9,7 @@ import { createGatehouse, type ServerCallResult } from "../core/pipeline/gatehou
 import { MissingRequestContext } from "../errors"
 import { attachSession, gate, requireAuthOf } from "./guard"
 import { authHandlers } from "./handlers"
-import { passwordFunctions } from "./password"
+import { featureMembers } from "./features"
 import { ExpressPort, isExpressRequest, writeServerCall } from "./port"
 import type * as T from "./types"
 
@@ -123,7 +123,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
     resetRateLimit: (options) => core.resetRateLimit(options),
     issueAccessToken: (req, res, input) => core.issueAccessToken(port(req, res), input),
     rotateAccessTokenKeys: () => core.rotateAccessTokenKeys(),
-    ...passwordFunctions(core),
+    ...featureMembers(core),
   }
 }
 

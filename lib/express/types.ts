@@ -12,6 +12,8 @@ import type {
   SessionInfo,
   SignInOptions,
   SignOutOptions,
+  TotpEnrolment,
+  TwoFactorStatus,
 } from "../core/pipeline/gatehouse"
 import type { AdapterUser } from "../storage/adapter"
 import type { PasswordServerFunctions } from "../password/types"
@@ -19,7 +21,7 @@ import type { PasswordServerFunctions } from "../password/types"
 export type { PasswordServerFunctions, PasswordServerInputs } from "../password/types"
 
 export type { AccessTokenResult, AuthorizationParams, GetAccessTokenOptions, PasskeyInfo, SessionInfo }
-export type { SignInOptions, SignOutOptions, AccessTokenRequest, IssuedAccessToken }
+export type { SignInOptions, SignOutOptions, AccessTokenRequest, IssuedAccessToken, TotpEnrolment, TwoFactorStatus }
 
 /** A config, or a function of the Express request returning one (called per request; cached by returned object). */
 export type ExpressConfigInput = AuthConfig | ((req: Request | undefined) => Awaitable<AuthConfig>)
@@ -126,9 +128,31 @@ export interface SessionManagement {
   rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
 }
 
+/** The two-factor members (README "Two-factor sign-in"); every one throws `InvalidConfig` without `twoFactor`. */
+export interface ExpressTwoFactor {
+  /** The request user's two-factor state; `null` without a session. */
+  twoFactorStatus(req: Request, res?: ExpressResponse): Promise<TwoFactorStatus | null>
+  /** Starts a TOTP enrolment (fresh session): the secret, the `otpauth://` URI and its QR code as SVG (or null). */
+  enableTotp(
+    req: Request,
+    res: ExpressResponse,
+    input?: { issuer?: string; accountName?: string },
+  ): Promise<TotpEnrolment>
+  /** Confirms the enrolment with a current code: two-factor sign-in is on; the 10 backup codes, shown once. */
+  verifyTotpEnrolment(
+    req: Request,
+    res: ExpressResponse,
+    input: { code: string } | string,
+  ): Promise<{ backupCodes: string[] }>
+  /** Turns two-factor sign-in off (fresh session and a current TOTP or backup code). */
+  disableTotp(req: Request, res: ExpressResponse, input: { code: string }): Promise<true>
+  /** Replaces the backup codes (fresh session and a current TOTP or backup code). */
+  regenerateBackupCodes(req: Request, res: ExpressResponse, input: { code: string }): Promise<{ backupCodes: string[] }>
+}
+
 /** What `Gatehouse(config)` returns (Express flavour). */
 export interface GatehouseInstance
-  extends SessionManagement, PasswordServerFunctions<[req: Request, res: ExpressResponse]> {
+  extends SessionManagement, ExpressTwoFactor, PasswordServerFunctions<[req: Request, res: ExpressResponse]> {
   handlers: GatehouseHandlers
   auth: GatehouseAuth
   signIn: GatehouseSignIn

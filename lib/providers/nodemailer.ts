@@ -3,7 +3,7 @@ import { createTransport } from "nodemailer"
 import type SMTPTransport from "nodemailer/lib/smtp-transport"
 import { InvalidConfig } from "../errors"
 import { DEFAULT_EMAIL_MAX_AGE } from "./email"
-import { signInMessage } from "./internal/email-message"
+import { signInMessage, twoFactorMessage } from "./internal/email-message"
 import type { EmailConfig, SendVerificationRequestParams } from "./types"
 
 /** What you pass to {@link Nodemailer}: `server` (an SMTP URL or transport options) and `from` at least. */
@@ -31,11 +31,14 @@ export const SMTP_TIMEOUTS = {
  * ```
  */
 export async function sendWithNodemailer(params: SendVerificationRequestParams): Promise<void> {
-  const { identifier, url, provider, theme, expires } = params
+  const { identifier, url, provider, theme, expires, code, purpose } = params
   const server = typeof provider.server === "string" ? { url: provider.server } : (provider.server as object)
   const transport = createTransport({ ...SMTP_TIMEOUTS, ...server } as SMTPTransport.Options)
   try {
-    const message = signInMessage({ url, theme, expires })
+    const message =
+      purpose === "two-factor" && code
+        ? twoFactorMessage({ code, url, expires })
+        : signInMessage({ url, theme, expires, ...(code ? { code } : {}) })
     const result = await transport.sendMail({ to: identifier, from: provider.from, ...message })
     const failed = [...(result.rejected ?? []), ...(result.pending ?? [])].filter(Boolean)
     if (failed.length > 0) throw new Error("Email could not be sent", { cause: { failed: failed.length } })

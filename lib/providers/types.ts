@@ -63,6 +63,10 @@ export interface SendVerificationRequestParams {
   token: string
   theme: Theme
   request: Request
+  /** Gatehouse: a one-time code to show next to (or, for `"two-factor"`, instead of) the link. */
+  code?: string
+  /** Gatehouse (always passed): why the mail is sent: a sign-in link, a second-factor code, an address check. */
+  purpose?: "sign-in" | "two-factor" | "verify-email"
 }
 
 export interface EmailConfig extends CommonProviderOptions {
@@ -82,6 +86,11 @@ export interface EmailConfig extends CommonProviderOptions {
    * so mail scanners that prefetch links do not use them up); `false` signs in on the GET itself, like Auth.js.
    */
   confirm?: boolean
+  /**
+   * Gatehouse: also mail a one-time code next to the link (`true` = 6 digits, 5 attempts). The code signs in on
+   * `POST {base}/callback/<id>` with `code`, lives as long as the link, and shares its single use.
+   */
+  code?: boolean | { length?: 6 | 8; maxAttempts?: number }
   sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>
   /** A token generator; by default 32 random bytes as hex. */
   generateVerificationToken?: () => Awaitable<string>

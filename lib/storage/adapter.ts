@@ -238,6 +238,47 @@ export interface AuthenticatorAdapter {
 }
 
 /**
+ * A user's two-factor row: the TOTP secret (sealed, never raw), whether the enrolment was confirmed, the last accepted
+ * time step (the replay guard) and the keyed hashes of the backup codes (`null` = used). `version` starts at 0 and
+ * every update bumps it (the compare-and-swap of {@link TwoFactorAdapter.updateTwoFactor}).
+ */
+export interface AdapterTwoFactor {
+  userId: string
+  /** `gh1.<JWE>`: the secret encrypted under a key derived from the config's secret, bound to `userId`. */
+  secret: string
+  /** `null` while an enrolment awaits its first code. */
+  verifiedAt: Date | null
+  /** The last accepted TOTP time step (`floor(unix / 30)`); 0 = none. */
+  lastUsedStep: number
+  /** Keyed hashes of the backup codes; `null` for a used one. */
+  backupCodes: Array<string | null>
+  version: number
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** The fields `updateTwoFactor` may change. */
+export type TwoFactorPatch = Partial<Pick<AdapterTwoFactor, "secret" | "verifiedAt" | "lastUsedStep" | "backupCodes">>
+
+/** Two-factor sign-in: one row per user, written by compare-and-swap. */
+export interface TwoFactorAdapter {
+  getTwoFactor(userId: string): Awaitable<AdapterTwoFactor | null>
+  /** Creates or replaces the user's row; resolves to the stored row (version 0). */
+  upsertTwoFactor(row: AdapterTwoFactor): Awaitable<AdapterTwoFactor>
+  /**
+   * Applies `patch` only while the stored version equals `expectedVersion`, bumping `version` and `updatedAt`.
+   * Resolves to the updated row, or `null` when the row is missing or the version moved (nothing written).
+   */
+  updateTwoFactor(
+    userId: string,
+    patch: TwoFactorPatch,
+    options: { expectedVersion: number },
+  ): Awaitable<AdapterTwoFactor | null>
+  /** Deletes the row; resolves to it, or `null` when there was none. */
+  deleteTwoFactor(userId: string): Awaitable<AdapterTwoFactor | null>
+}
+
+/**
  * The adapter's key-value store (revocation watermarks, replay guards, rate limits). Gatehouse uses it unless the
  * config names another `store`; the shipped adapters keep it in the same database.
  */
@@ -253,6 +294,7 @@ export type Adapter = Partial<
     IdpSessionAdapter &
     VerificationTokenAdapter &
     AuthenticatorAdapter &
+    TwoFactorAdapter &
     PasswordAdapter &
     StoreAdapter
 >
@@ -314,6 +356,10 @@ export const sessionNeutral = {
   updateAuthenticatorCounter: true,
   deleteAuthenticator: true,
   updateAuthenticator: true,
+  getTwoFactor: true,
+  upsertTwoFactor: true,
+  updateTwoFactor: true,
+  deleteTwoFactor: true,
   getPasswordAccount: true,
   setPasswordHash: true,
 } as const satisfies { readonly [M in Exclude<AdapterMethod, SessionMutator>]: true }

@@ -6,6 +6,7 @@ import { AsyncLocalStorage } from "node:async_hooks"
 import { createGatehouse, passwordMembers } from "../core/pipeline/gatehouse"
 import { MissingRequestContext } from "../errors"
 import { denial, serverCallAnswer, webPorts } from "./port"
+import { webTwoFactor } from "./two-factor"
 import type { PasswordServerFunctions, WebAuth, WebConfigInput, WebGatehouse, WebHandler } from "./types"
 
 export type * from "./types"
@@ -82,6 +83,7 @@ export function Gatehouse(config: WebConfigInput): WebGatehouse {
     revokeUserSessions: (userId) => core.revokeUserSessions(userId),
     deleteUser: (userId) => core.deleteUser(userId),
     resetRateLimit: (options) => core.resetRateLimit(options),
+    ...webTwoFactor(core, portOf),
     ...(passwordMembers(
       (m) => (request: Request, input: object) => core.password(portOf(request), m, { ...input }),
     ) as PasswordServerFunctions<[Request]>),

@@ -10,6 +10,8 @@ import type {
   SessionInfo,
   SignInOptions,
   SignOutOptions,
+  TotpEnrolment,
+  TwoFactorStatus,
 } from "../core/pipeline/gatehouse"
 import type { AdapterUser } from "../storage/adapter"
 import type { PasswordServerFunctions } from "../password/types"
@@ -60,8 +62,19 @@ export interface WebSessionManagement {
   rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
 }
 
+/** The two-factor members of the Fetch initializer (as in the Express flavour, with a `Request`). */
+export interface WebTwoFactor {
+  twoFactorStatus(request: Request): Promise<TwoFactorStatus | null>
+  enableTotp(request: Request, input?: { issuer?: string; accountName?: string }): Promise<TotpEnrolment>
+  verifyTotpEnrolment(request: Request, input: { code: string } | string): Promise<{ backupCodes: string[] }>
+  disableTotp(request: Request, input: { code: string }): Promise<true>
+  regenerateBackupCodes(request: Request, input: { code: string }): Promise<{ backupCodes: string[] }>
+}
+
+export type { TotpEnrolment, TwoFactorStatus }
+
 /** What `Gatehouse(config)` from `gatehouse-auth/web` returns. */
-export interface WebGatehouse extends WebSessionManagement, PasswordServerFunctions<[request: Request]> {
+export interface WebGatehouse extends WebSessionManagement, WebTwoFactor, PasswordServerFunctions<[request: Request]> {
   handlers: { GET(request: Request): Promise<Response>; POST(request: Request): Promise<Response> }
   /** Answers a request under the base path; `undefined` for any other path (let the app answer it). */
   handle(request: Request): Promise<Response | undefined>

@@ -27,11 +27,13 @@ describe("the generic Email provider", () => {
       "expires",
       "identifier",
       "provider",
+      "purpose",
       "request",
       "theme",
       "token",
       "url",
     ])
+    expect(params.purpose).toBe("sign-in")
     expect(params.identifier).toBe("cy@example.test")
     expect(params.token).toMatch(/^[0-9a-f]{64}$/)
     expect(params.url).toBe(

@@ -23,6 +23,8 @@ export type CheckPurpose =
   | "nativeContext"
   | "nativeCode"
   | "nativeIssued"
+  | "twoFactor"
+  | "twoFactorTrust"
 
 /** What the JWE holds. `expiresAt` is epoch milliseconds, checked exactly (the JWE's `exp` allows clock skew). */
 export interface SealedCheck<T> {

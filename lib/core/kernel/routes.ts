@@ -37,6 +37,8 @@ export interface RoutePolicy {
   readonly feature?: "passkeyRoutes" | "sessionRoutes"
   /** Gatehouse's own route, always on but not one of the reference's nine actions. */
   readonly extension?: true
+  /** A feature's own flow: answered only when this config option is set, else it is not one of ours (400). */
+  readonly configured?: "twoFactor"
   /** A route of a provider's own flow: answered only when a provider of this type is configured, else 400. */
   readonly requiresProviderType?: ProviderType
   /**
@@ -185,6 +187,15 @@ export const routes = {
   native: { methods: ["GET", "POST"], csrf: "post", extension: true },
   // tokens.md T3.3: the public signing keys (with `accessTokens`).
   jwks: { methods: ["GET"], csrf: "none", extension: true },
+  // The second step of a sign-in (`twoFactor`): GET the page or the challenge as JSON, POST a code.
+  "two-factor": {
+    methods: ["GET", "POST"],
+    csrf: "post",
+    extension: true,
+    configured: "twoFactor",
+    rateLimits: [{ methods: ["POST"], rules: ["two-factor"] }],
+    bodyLimit: 16 * 1024,
+  },
   // The Password provider's flows (sign-in is `callback/password`).
   signup: passwordRoute(["GET", "POST"], ["signup-ip"]),
   "verify-email": passwordRoute(["GET", "POST"], ["password-token-ip"]),

@@ -64,6 +64,8 @@ export interface PagesOptions {
   error: string
   verifyRequest: string
   newUser: string
+  /** Gatehouse: the app's own second-factor page (it posts to `{base}/two-factor` like the built-in one). */
+  twoFactor: string
   /** Gatehouse, Password provider: custom pages the built-in GET routes redirect to (with the same query). */
   signUp: string
   forgotPassword: string
@@ -87,6 +89,10 @@ export interface CookiesOptions {
   verifyAddress: CookieOption
   /** Gatehouse only: the sealed non-password fields of a rejected credentials form, refilled once (5 minutes). */
   credentialsRefill: CookieOption
+  /** Gatehouse only: the sealed pending sign-in awaiting its second factor (10 minutes). */
+  twoFactor: CookieOption
+  /** Gatehouse only: a device trusted to skip the second factor (`twoFactor.trustDevice.maxAge`). */
+  twoFactorTrust: CookieOption
 }
 
 /** A partial cookie override: any name or single option. */
@@ -182,8 +188,24 @@ export interface AuthorizedRequest {
   req?: unknown
 }
 
+/** What passed the second factor of a sign-in (absent when none applied). */
+export type TwoFactorUsed = "totp" | "backup-code" | "email" | "trusted-device"
+
 export interface EventCallbacks {
-  signIn: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
+  signIn: (message: {
+    user: User
+    account: Account | null
+    profile?: Profile
+    isNewUser?: boolean
+    /** Gatehouse: the second factor this sign-in passed (absent when none applied). */
+    twoFactor?: TwoFactorUsed
+  }) => Awaitable<void>
+  /** Gatehouse: a user confirmed a TOTP enrolment; two-factor sign-in is on for them. */
+  twoFactorEnabled: (message: { userId: string }) => Awaitable<void>
+  /** Gatehouse: a user turned two-factor sign-in off. */
+  twoFactorDisabled: (message: { userId: string }) => Awaitable<void>
+  /** Gatehouse: a user replaced their backup codes. */
+  backupCodesRegenerated: (message: { userId: string }) => Awaitable<void>
   /**
    * A session ended: sign-out, or `reason: "revoked"` (session management: revoked by id, "sign out other devices",
    * "sign out everywhere", an admin revocation, or a JWT refused because of such a revocation), or
@@ -229,11 +251,8 @@ export interface EventCallbacks {
   nativeSignIn: (message: { user: User | AdapterUser; provider: string; redirectUri: string }) => Awaitable<void>
   securityAlert: (
     message:
-      | {
-          type: "webauthn.counter_regression"
-          userId: string
-          credentialID: string
-        }
+      | { type: "webauthn.counter_regression"; userId: string; credentialID: string }
+      | { type: "twofactor.locked" | "twofactor.trust_replayed"; userId: string }
       | { type: "native.code_reuse"; userId: string },
   ) => Awaitable<void>
 }
@@ -252,6 +271,9 @@ export type RateLimitRuleName =
   | "oauth-par-ip"
   | "token-exchange"
   | "access-token"
+  | "two-factor-challenge"
+  | "two-factor-account"
+  | "email-code"
   | "signup-ip"
   | "password-email-address"
   | "password-forgot-ip"
@@ -287,6 +309,24 @@ export interface RateLimitOptions {
   headers?: "retry-after" | "draft-ietf-10" | false
   /** Per-rule overrides (`{ limit, window }`, either may be left out), or `false` to turn a rule off. */
   rules?: Partial<Record<RateLimitRuleName, Partial<RateLimitRule> | false>>
+}
+
+/** `twoFactor`: two-factor sign-in after every first factor (README "Two-factor sign-in"). */
+export interface TwoFactorOptions {
+  /** Label in authenticator apps. Default: the host of `AUTH_URL`, else of the request. */
+  issuer?: string
+  /** Second factors offered. Default `["totp"]`; `"email"` needs an email provider. */
+  methods?: Array<"totp" | "email">
+  /** Whether a user without TOTP must pass an email code (with `"email"` in `methods`). Default false. */
+  required?: boolean | ((user: User | AdapterUser) => Awaitable<boolean>)
+  /** `"skip"` (default): a passkey assertion with user verification counts as two factors. */
+  passkeys?: "skip" | "enforce"
+  /** "Trust this device": `false`, or the cookie's life in seconds (default 30 days). */
+  trustDevice?: false | { maxAge?: number }
+  /** End the user's other sessions when two-factor sign-in is turned on or off. Default true. */
+  revokeOtherSessionsOnEnable?: boolean
+  /** The email provider that sends second-factor codes. Default: the first one. */
+  emailProvider?: string
 }
 
 /** The configuration of Gatehouse. */
@@ -359,6 +399,8 @@ export interface AuthConfig {
   accessTokens?: AccessTokensOptions
   /** Native-app and CLI sign-in through the system browser (RFC 8252, tokens.md T2). */
   native?: NativeOptions
+  /** Two-factor sign-in (TOTP, backup codes, trusted devices, email codes) after every first factor. */
+  twoFactor?: TwoFactorOptions
   /**
    * Provider tokens kept for refresh. `encryptAtRest: true` stores the access and refresh tokens of
    * account rows as `gh1.<JWE>` (key derived from the first secret; every secret decrypts). Default false, so Auth.js

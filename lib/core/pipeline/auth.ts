@@ -4,6 +4,7 @@ import {
   CredentialsSignin,
   InvalidCallbackUrl,
   InvalidRequest,
+  UnknownAction,
   RateLimited,
   isServiceUnavailable,
 } from "../../errors"
@@ -35,6 +36,7 @@ import {
   jsonError,
   serviceUnavailable,
   tokenSignInError,
+  unknownRouteAnswer,
 } from "./error-answers"
 import { isTokenSignIn } from "../kernel/bearer"
 import { nativeRefusal, nativeStart } from "../methods/native/start"
@@ -175,6 +177,10 @@ export async function answerRequest(
     authRequest = await parseRequestSource(source, config.basePath)
   } catch (error) {
     config.logger.error(error as Error)
+    // A path that names no route: a browser gets a page saying so; any other unreadable request stays JSON.
+    if (error instanceof UnknownAction && source.method === "GET") {
+      return unknownRouteAnswer(config, source.url, source.headers)
+    }
     return json(400, "Bad request.")
   }
   return pipeline(runtime, config, authRequest, options)

@@ -17,6 +17,7 @@ import { parseActionAndProviderId, type AuthRequest } from "../kernel/request"
 import { jsonHeaders } from "../kernel/response"
 import type { RoutePolicy } from "../kernel/routes"
 import type { AuthConfig } from "../kernel/types"
+import { wantsJson } from "./access"
 
 const pageActions = new Set(["signin", "signout", "error", "verify-request"])
 const configErrorBody = {
@@ -60,6 +61,23 @@ export function configErrorResponse(
   }
   if (errorPath) config.logger.error(new ErrorPageLoop("Error page loop"))
   const page = renderErrorPage({ error: "Configuration", origin: url.origin, signinUrl: url.origin, theme: {} })
+  return new Response(page.html, { status: page.status, headers: { ...pageHeaders } })
+}
+
+/**
+ * The answer to a request under the base path that names no route (`/auth/foo`): `400 "Bad request."` JSON for
+ * scripts, as before, and for a browser navigation the built-in error page with the same status, a way to the
+ * sign-in page and back to the site.
+ */
+export function unknownRouteAnswer(config: ResolvedConfig, url: URL, headers: Headers): Response {
+  if (wantsJson(headers)) return json(400, "Bad request.")
+  const { origin } = requestOrigin(config, url)
+  const page = renderErrorPage({
+    error: "UnknownRoute",
+    origin,
+    signinUrl: `${origin}${config.basePath}/signin`,
+    theme: config.theme,
+  })
   return new Response(page.html, { status: page.status, headers: { ...pageHeaders } })
 }
 

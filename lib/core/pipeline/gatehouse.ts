@@ -32,6 +32,7 @@ import { issueForRequest, rotateForConfig, type AccessTokenRequest, type IssuedA
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
+import { twoFactorMembers, type TotpEnrolment, type TwoFactorMembers, type TwoFactorStatus } from "./two-factor-members"
 import { passwordCall, type PasswordInput, type PasswordMember } from "./password-calls"
 import {
   serverSignIn,
@@ -46,7 +47,7 @@ import {
 
 export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
 export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
-export type { PathRouting, AccessTokenRequest, IssuedAccessToken }
+export type { PathRouting, AccessTokenRequest, IssuedAccessToken, TotpEnrolment, TwoFactorStatus }
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
@@ -124,7 +125,7 @@ export interface Mount {
 }
 
 /** The Gatehouse object of one config (or lazy config function). */
-export interface Gatehouse {
+export interface Gatehouse extends TwoFactorMembers<RequestPort> {
   /** The runtime of the config serving `native` (a lazy config function is called with it). */
   runtime(native?: object): ConfigRuntime | Promise<ConfigRuntime>
   /**
@@ -391,6 +392,10 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     issueAccessToken: (port, input) =>
       withSession(port, (ctx) => issueForRequest(ctx, ctx.config.authUrl?.origin ?? port.origin(), input)),
     rotateAccessTokenKeys: async () => rotateForConfig(await serverConfig()),
+    ...twoFactorMembers<RequestPort>(
+      (port, fn) => withSession(port, (ctx) => fn(ctx)),
+      (port) => port.origin(),
+    ),
     password: (port, member, input) =>
       serverCall(port, async (rt, config, request) => {
         const { setCookies } = await passwordCall(rt, config, request, member, input)

@@ -24,6 +24,7 @@ import { forgetRejectedFields } from "../methods/credentials/callback"
 import { jwksAction, tokenAction } from "../methods/tokens/routes"
 import { nativeAction } from "../methods/native/confirm"
 import { exchangeNativeCode } from "../methods/native/exchange"
+import { twoFactorAction } from "../methods/two-factor/route"
 import { passwordHandlers } from "../methods/password/routes"
 
 type Handler = (ctx: RequestContext) => AuthResult | Promise<AuthResult>
@@ -45,6 +46,7 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   token: (ctx) => (ctx.request.method === "POST" && ctx.config.native ? exchangeNativeCode(ctx) : tokenAction(ctx)),
   native: nativeAction,
   jwks: jwksAction,
+  "two-factor": twoFactorAction,
   ...passwordHandlers,
 }
 
@@ -78,7 +80,8 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   // An opt-in route that is off is not one of ours, like any unknown path.
   const off =
     (policy.feature && !ctx.config.features[policy.feature]) ||
-    (policy.requiresProviderType && !ctx.config.providers.some((p) => p.type === policy.requiresProviderType))
+    (policy.requiresProviderType && !ctx.config.providers.some((p) => p.type === policy.requiresProviderType)) ||
+    (policy.configured && !ctx.config[policy.configured])
   if (off) return { status: 400, headers: { ...jsonHeaders }, body: "Bad request." }
   const handler = handlers[action]
   if (!handler || !policy.methods.includes(method)) throw new UnknownAction(`Cannot handle action: ${action}`)

@@ -151,7 +151,8 @@ export async function serverSignIn(
   if (!isOAuth && csrf !== false) assertGuard(resolved, request, "signIn")
   const outcome = await invokeAction(runtime, resolved, {
     ...baseCall(request),
-    action: provider.type === "credentials" ? "callback" : "signin",
+    // Credentials and the Password provider sign in on their callback route.
+    action: provider.type === "credentials" || provider.type === "password" ? "callback" : "signin",
     providerId: provider.id,
     method: "POST",
     body: { ...fields, callbackUrl },

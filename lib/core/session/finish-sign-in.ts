@@ -3,16 +3,18 @@
  * asking the `signIn` callback, and finishing with one session and one redirect.
  */
 import type { AdapterUser } from "../../storage/adapter"
-import { AccessDenied, AuthError } from "../../errors"
+import { AccessDenied, AuthError, TwoFactorRequired } from "../../errors"
 import { subjectOfIdToken, type IdpRecord } from "../../oauth"
 import { recordFromAccount } from "./tokens"
 import type { RequestContext } from "../kernel/context"
 import type { AuthResult } from "../kernel/response"
 import { issueSession } from "./"
-import type { Account, CallbacksOptions, Profile, User } from "../kernel/types"
+import type { Account, CallbacksOptions, Profile, TwoFactorUsed, User } from "../kernel/types"
 import { sessionContext } from "./context"
 import { tokenAnswerHeaders } from "../kernel/bearer"
 import type { SessionContext } from "./types"
+import { secondFactorFor, startChallenge } from "./two-factor/decide"
+import { useTrustedDevice } from "./two-factor/trust"
 
 /**
  * Calls `callbacks.signIn`. Returns `undefined` to continue, or a URL (through the `redirect` callback) when the
@@ -51,11 +53,21 @@ export interface FinishSignInParams {
   idp?: IdpRecord
   /** A DPoP sign-in: the private key its tokens are bound to, kept with them (never given to callbacks). */
   dpopKey?: Record<string, unknown>
+  /** A passkey sign-in whose assertion carried the user-verification flag. */
+  userVerified?: boolean
+}
+
+/** How a sign-in that passed every factor ends: the second factor it passed, and where it goes. */
+export interface CompleteSignInOptions {
+  twoFactor?: TwoFactorUsed
+  /** The callback URL recorded when the first factor passed (default: this request's). */
+  callbackUrl?: string
 }
 
 /**
- * Ends a sign-in the `signIn` callback allowed: issues the session (`issueSession`, which fires `events.signIn`), then
- * redirects to `pages.newUser` (with the callback URL) for a new user, else to the callback URL.
+ * Ends a sign-in the `signIn` callback allowed. When the user has a second factor (and no trusted device skips it),
+ * no session is issued: the pending sign-in is sealed and the browser goes to the two-factor page. Otherwise
+ * {@link completeSignIn}. Every sign-in flow ends here, so no first factor can skip the second.
  *
  * @example
  * ```ts
@@ -63,7 +75,45 @@ export interface FinishSignInParams {
  * ```
  */
 export async function finishSignIn(ctx: RequestContext, params: FinishSignInParams): Promise<AuthResult> {
+  const method = await secondFactorFor(ctx, params)
+  if (method === null) return completeSignIn(ctx, params)
+  // tokens.md T1.4: a token sign-in cannot run a second step (no pending cookie): the app signs such users in through
+  // the browser flow of T2, which runs the second factor in the browser.
+  if (ctx.tokenAnswer) throw new TwoFactorRequired("A second factor is required: sign in through the browser")
+  if (await useTrustedDevice(ctx, String(params.user.id))) {
+    return completeSignIn(ctx, params, { twoFactor: "trusted-device" })
+  }
+  const { user, account, profile, isNewUser, idp, dpopKey } = params
+  return startChallenge(
+    ctx,
+    {
+      user,
+      account,
+      ...(profile ? { profile } : {}),
+      ...(isNewUser === undefined ? {} : { isNewUser }),
+      ...(idp ? { idp } : {}),
+      ...(dpopKey ? { dpopKey } : {}),
+    },
+    method,
+  )
+}
+
+/**
+ * Issues the session of a sign-in that passed every factor (`issueSession`, which fires `events.signIn`), then
+ * redirects to `pages.newUser` (with the callback URL) for a new user, else to the callback URL.
+ *
+ * @example
+ * ```ts
+ * return completeSignIn(ctx, pending, { twoFactor: "totp", callbackUrl: pending.callbackUrl })
+ * ```
+ */
+export async function completeSignIn(
+  ctx: RequestContext,
+  params: FinishSignInParams,
+  options: CompleteSignInOptions = {},
+): Promise<AuthResult> {
   const { user, account, profile, isNewUser, idp } = params
+  const callbackUrl = options.callbackUrl ?? ctx.callbackUrl
   const provider = account ? ctx.config.providerById.get(account.provider) : undefined
   const keepsTokens = provider && "refresh" in provider && provider.refresh && ctx.config.session.strategy === "jwt"
   const slice = sessionContext(ctx)
@@ -74,6 +124,7 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
     ...(isNewUser === undefined ? {} : { isNewUser }),
     trigger: isNewUser ? "signUp" : "signIn",
     ...(idp ? { idp } : {}),
+    ...(options.twoFactor ? { twoFactor: options.twoFactor } : {}),
     ...(keepsTokens && account
       ? {
           tokens: {
@@ -94,10 +145,10 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
   }
   const newUser = ctx.config.pages.newUser
   if (isNewUser && newUser) {
-    const query = new URLSearchParams({ callbackUrl: ctx.callbackUrl })
+    const query = new URLSearchParams({ callbackUrl })
     return { redirect: `${newUser}${newUser.includes("?") ? "&" : "?"}${query}` }
   }
-  return { redirect: ctx.callbackUrl }
+  return { redirect: callbackUrl }
 }
 
 /**

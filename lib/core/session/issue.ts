@@ -3,7 +3,7 @@ import { storedClientIp } from "../kernel/rate-limit/ip"
 import type { AdapterUser } from "../../storage/adapter"
 import { clearSessionCookie } from "../kernel/cookies/session-store"
 import { readSessionCookie } from "../../cookie-header"
-import type { Account, JWT, Profile, User } from "../kernel/types"
+import type { Account, JWT, Profile, TwoFactorUsed, User } from "../kernel/types"
 import { writeDatabaseSessionCookie, sessionStore } from "./database"
 import { writeJwtSession } from "./jwt"
 import type { SessionContext } from "./types"
@@ -23,6 +23,8 @@ export interface IssueSessionParams {
   idp?: IdpRecord
   /** JWT sessions of a provider with `refresh`: the provider tokens kept in `__gh.tok`. */
   tokens?: { provider: string; record: TokenRecord }
+  /** The second factor this sign-in passed (for `events.signIn`). */
+  twoFactor?: TwoFactorUsed
 }
 
 /**
@@ -43,7 +45,7 @@ function ipColumn(raw: string | null | undefined, mode: true | "truncate"): { ip
 
 export async function issueSession(ctx: SessionContext, params: IssueSessionParams): Promise<void> {
   const { config, cookies } = ctx
-  const { user, account, profile, isNewUser, trigger, idp, tokens } = params
+  const { user, account, profile, isNewUser, trigger, idp, tokens, twoFactor } = params
   const stored = readSessionCookie(ctx.requestCookies, cookies.sessionToken.name)
 
   if (config.session.strategy === "jwt") {
@@ -96,5 +98,6 @@ export async function issueSession(ctx: SessionContext, params: IssueSessionPara
     account,
     ...(profile ? { profile } : {}),
     ...(isNewUser === undefined ? {} : { isNewUser }),
+    ...(twoFactor ? { twoFactor } : {}),
   })
 }

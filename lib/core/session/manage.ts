@@ -3,6 +3,7 @@
  * all, admin revocation of a user, and freshness. Database sessions are rows; JWT sessions are revoked through the
  * user's watermark `sess-nbf:<userId>` in the key-value store, compared with each token's session epoch.
  */
+import { revokeTrust } from "./two-factor/trust"
 import { createHash } from "node:crypto"
 import { constantTimeEqual } from "../kernel/secrets"
 import type { AdapterSession, AdapterUser, SessionManagementAdapter } from "../../storage/adapter"
@@ -228,6 +229,7 @@ export async function revokeAllSessions(ctx: SessionContext): Promise<RevokeOutc
     const token = await currentJwt(ctx)
     if (!token) return "unauthenticated"
     await raiseWatermark(config, token.sub as string, Date.now() + 1)
+    await revokeTrust(config, token.sub as string)
     await clearCurrent(ctx)
     await config.events.signOut({ token, reason: "revoked" })
     return "revoked"
@@ -235,6 +237,7 @@ export async function revokeAllSessions(ctx: SessionContext): Promise<RevokeOutc
   const current = await currentDatabaseUser(ctx)
   if (!current) return "unauthenticated"
   await deleteRows(config, await liveSessionsOf(config, current.user.id))
+  await revokeTrust(config, current.user.id)
   await clearCurrent(ctx)
   return "revoked"
 }
@@ -251,6 +254,7 @@ export async function revokeAllSessions(ctx: SessionContext): Promise<RevokeOutc
  */
 export async function revokeUserSessions(config: ResolvedConfig, userId: string): Promise<number> {
   await raiseWatermark(config, userId, Date.now() + 1)
+  await revokeTrust(config, userId)
   const adapter = config.stores.management
   if (typeof adapter?.deleteSessions === "function") return adapter.deleteSessions({ userId })
   if (typeof adapter?.listSessionsByUserId === "function") {

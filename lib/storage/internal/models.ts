@@ -1,5 +1,12 @@
 // Helpers shared by the adapters: model field lists, email lookup keys, extra-field splitting and fixed errors.
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from "../adapter"
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterTwoFactor,
+  AdapterUser,
+  TwoFactorPatch,
+} from "../adapter"
 
 /** Every adapter returns all methods of the contract. */
 export type { Adapter } from "../adapter"
@@ -165,4 +172,30 @@ export function deepCopy<T>(value: T): T {
     return out as T
   }
   return value
+}
+
+/** A two-factor row with every field copied (dates as `Date`, a fresh `backupCodes` array). */
+export function copyTwoFactor(row: AdapterTwoFactor): AdapterTwoFactor {
+  return {
+    userId: row.userId,
+    secret: row.secret,
+    verifiedAt: row.verifiedAt === null || row.verifiedAt === undefined ? null : new Date(row.verifiedAt),
+    lastUsedStep: Number(row.lastUsedStep ?? 0),
+    backupCodes: Array.isArray(row.backupCodes) ? row.backupCodes.map((c) => (typeof c === "string" ? c : null)) : [],
+    version: Number(row.version ?? 0),
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  }
+}
+
+/** A stored row after `patch`: version bumped, `updatedAt` now; `undefined` fields left alone. */
+export function patchedTwoFactor(row: AdapterTwoFactor, patch: TwoFactorPatch, now = new Date()): AdapterTwoFactor {
+  const next = copyTwoFactor(row)
+  if (patch.secret !== undefined) next.secret = patch.secret
+  if (patch.verifiedAt !== undefined) next.verifiedAt = patch.verifiedAt === null ? null : new Date(patch.verifiedAt)
+  if (patch.lastUsedStep !== undefined) next.lastUsedStep = patch.lastUsedStep
+  if (patch.backupCodes !== undefined) next.backupCodes = [...patch.backupCodes]
+  next.version = row.version + 1
+  next.updatedAt = now
+  return next
 }

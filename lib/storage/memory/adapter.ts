@@ -5,6 +5,7 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterTwoFactor,
   AdapterUser,
   IdpSessionAdapter,
   VerificationToken,
@@ -13,11 +14,13 @@ import {
   conflict,
   copyAuthenticator,
   copySession,
+  copyTwoFactor,
   deepCopy,
   emailKey,
   missingUser,
   newUserId,
   notFound,
+  patchedTwoFactor,
 } from "../internal/models"
 import type { AccountKey } from "../internal/models"
 import { MemoryStore } from "./store"
@@ -47,6 +50,7 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
   const sessions = new Map<string, AdapterSession>()
   const tokens = new Map<string, VerificationToken>()
   const authenticators = new Map<string, AdapterAuthenticator>()
+  const twoFactor = new Map<string, AdapterTwoFactor>()
 
   const clone = deepCopy
   const userOrNull = (id: string | undefined): AdapterUser | null => {
@@ -103,6 +107,7 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       for (const [id, a] of accounts) if (a.userId === userId) accounts.delete(id)
       for (const [id, s] of sessions) if (s.userId === userId) sessions.delete(id)
       for (const [id, a] of authenticators) if (a.userId === userId) authenticators.delete(id)
+      twoFactor.delete(userId)
       return user
     },
     async linkAccount(account) {
@@ -264,6 +269,29 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       if (patch.name !== undefined) stored.name = patch.name
       if (patch.lastUsedAt !== undefined) stored.lastUsedAt = patch.lastUsedAt && new Date(patch.lastUsedAt)
       return copyAuthenticator(stored)
+    },
+
+    async getTwoFactor(userId) {
+      const stored = twoFactor.get(userId)
+      return stored ? copyTwoFactor(stored) : null
+    },
+    async upsertTwoFactor(row) {
+      const stored = { ...copyTwoFactor(row), version: 0 }
+      twoFactor.set(stored.userId, stored)
+      return copyTwoFactor(stored)
+    },
+    async updateTwoFactor(userId, patch, { expectedVersion }) {
+      const stored = twoFactor.get(userId)
+      if (!stored || stored.version !== expectedVersion) return null
+      const next = patchedTwoFactor(stored, patch)
+      twoFactor.set(userId, next)
+      return copyTwoFactor(next)
+    },
+    async deleteTwoFactor(userId) {
+      const stored = twoFactor.get(userId)
+      if (!stored) return null
+      twoFactor.delete(userId)
+      return copyTwoFactor(stored)
     },
   }
 }

@@ -10,6 +10,7 @@ import type { Queryable } from "./query"
 import { quoteSchema } from "./schema"
 import { sessionMethods } from "./sessions"
 import { PostgresStore } from "./store"
+import { twoFactorMethods } from "./two-factor"
 import { userMethods } from "./users"
 
 export { migrate, POSTGRES_SCHEMA } from "./schema"
@@ -44,6 +45,7 @@ function buildAdapter(db: Queryable, s: string, store: KeyValueStore): Required<
     ...userMethods(db, s),
     ...sessionMethods(db, s),
     ...authenticatorMethods(db, s),
+    ...twoFactorMethods(db, s),
     ...passwordMethods(db, s),
   }
 }

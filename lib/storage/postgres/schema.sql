@@ -77,6 +77,18 @@ ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS aaguid text;
 ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS created_at timestamptz;
 ALTER TABLE authenticators ADD COLUMN IF NOT EXISTS last_used_at timestamptz;
 
+-- Two-factor sign-in: one row per user (no foreign key: credentials users may live only in the app's own tables).
+CREATE TABLE IF NOT EXISTS two_factor (
+  user_id        text PRIMARY KEY,
+  secret         text NOT NULL,
+  verified_at    timestamptz,
+  last_used_step bigint NOT NULL DEFAULT 0,
+  backup_codes   jsonb NOT NULL DEFAULT '[]',
+  version        integer NOT NULL DEFAULT 0,
+  created_at     timestamptz NOT NULL,
+  updated_at     timestamptz NOT NULL
+);
+
 -- The key-value store (revocation, replay guards, rate limits); expires_at is epoch milliseconds.
 CREATE TABLE IF NOT EXISTS gatehouse_kv (
   key        text PRIMARY KEY,

@@ -69,8 +69,12 @@ export function userMethods(db: Queryable, s: string): UserAdapter & AccountToke
       }
     },
     async deleteUser(userId) {
-      // Accounts, sessions and authenticators go with the user (ON DELETE CASCADE) in this one statement.
-      const row = await one<UserRow>(`DELETE FROM ${s}.users WHERE id = $1 RETURNING *`, [userId])
+      // Accounts, sessions and authenticators go with the user (ON DELETE CASCADE), the two-factor row (no foreign
+      // key) by the CTE, all in this one statement.
+      const row = await one<UserRow>(
+        `WITH tf AS (DELETE FROM ${s}.two_factor WHERE user_id = $1) DELETE FROM ${s}.users WHERE id = $1 RETURNING *`,
+        [userId],
+      )
       return row ? userFromRow(row) : null
     },
     async linkAccount(account) {

@@ -12,6 +12,7 @@ import { sessionMethods } from "./sessions"
 import { RedisStore } from "./store"
 import { checkReplicaWait, isCluster } from "./replicas"
 import type { ReplicaWait } from "./replicas"
+import { twoFactorMethods } from "./two-factor"
 import { userMethods } from "./users"
 
 /** Options of {@link RedisAdapter}. */
@@ -29,7 +30,7 @@ export interface RedisAdapterOptions {
 /**
  * Creates an adapter on an ioredis client. Keys (all under `prefix`): `user:<id>`, `email:<lower-cased email>`,
  * `account:<provider>:<providerAccountId>` (URI-encoded parts), `session:<token>`, `vt:<identifier>:<token>`,
- * `authenticator:<credentialID>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
+ * `authenticator:<credentialID>`, `two-factor:<id>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
  * `user-authenticators:<id>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
  * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
@@ -66,6 +67,7 @@ export function RedisAdapter(
     ...userMethods(ctx),
     ...sessionMethods(ctx),
     ...authenticatorMethods(ctx),
+    ...twoFactorMethods(ctx),
     ...passwordMethods(ctx),
   }
   return {

@@ -41,7 +41,7 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 return redis.call('DEL', KEYS[1])`)
 
 /**
- * KEYS: user, accounts set, sessions sorted set, authenticators set. ARGV: the user JSON as read. Deletes the four
+ * KEYS: user, accounts set, sessions sorted set, authenticators set, [two-factor row]. ARGV: the user JSON as read. Deletes the four
  * while the record is still the one read; answers {accounts, sessions, authenticators} (their members, for the caller
  * to delete in their own slots), 'missing' or 'retry'.
  */
@@ -51,6 +51,7 @@ if not cur then return 'missing' end
 if cur ~= ARGV[1] then return 'retry' end
 local out = {redis.call('SMEMBERS', KEYS[2]), redis.call('ZRANGE', KEYS[3], 0, -1), redis.call('SMEMBERS', KEYS[4])}
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+if KEYS[5] then redis.call('DEL', KEYS[5]) end
 return out`)
 
 /**

@@ -136,7 +136,13 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
         if (current === null) return null
         // Sessions first: whatever happens after, no session of this user is left that its set does not list.
         await deleteOwned(await client.zrange(key.sessionsOf(userId), 0, -1), userId)
-        const keys = [key.user(userId), key.accountsOf(userId), key.sessionsOf(userId), key.authenticatorsOf(userId)]
+        const keys = [
+          key.user(userId),
+          key.accountsOf(userId),
+          key.sessionsOf(userId),
+          key.authenticatorsOf(userId),
+          key.twoFactor(userId),
+        ]
         const result = await lua.run(client, c.DELETE_USER, keys, [current])
         if (result === "missing") return null
         if (!Array.isArray(result)) continue

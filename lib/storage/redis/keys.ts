@@ -49,6 +49,7 @@ export function keyLayout(p: string, tagged = false) {
     // Named in place of an index a session does not join; never written.
     idpNone: `${p}idp-none`,
     authenticatorsOf: (id: string) => `${p}user-authenticators:${own(id)}`,
+    twoFactor: (id: string) => `${p}two-factor:${own(id)}`,
   }
 }
 

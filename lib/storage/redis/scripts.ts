@@ -52,8 +52,8 @@ redis.call('SET', KEYS[1], ARGV[2])
 return 'ok'`)
 
 /**
- * KEYS: user, accounts set, sessions set, authenticators set. ARGV: expected user JSON, email index key or '', id.
- * Members of the sets are deleted only if they still belong to this user.
+ * KEYS: user, accounts set, sessions set, authenticators set, two-factor row. ARGV: expected user JSON, email index
+ * key or '', id. Members of the sets are deleted only if they still belong to this user.
  */
 export const DELETE_USER = script(`
 local cur = redis.call('GET', KEYS[1])
@@ -67,6 +67,7 @@ for i = 2, 4 do
   redis.call('DEL', KEYS[i])
 end
 if ARGV[2] ~= '' and redis.call('GET', ARGV[2]) == ARGV[3] then redis.call('DEL', ARGV[2]) end
+if KEYS[5] then redis.call('DEL', KEYS[5]) end
 redis.call('DEL', KEYS[1])
 return 'ok'`)
 

@@ -58,7 +58,13 @@ export function userMethods(ctx: RedisContext): UserAdapter & AccountTokenAdapte
         const status = await lua.run(
           client,
           lua.DELETE_USER,
-          [key.user(userId), key.accountsOf(userId), key.sessionsOf(userId), key.authenticatorsOf(userId)],
+          [
+            key.user(userId),
+            key.accountsOf(userId),
+            key.sessionsOf(userId),
+            key.authenticatorsOf(userId),
+            key.twoFactor(userId),
+          ],
           [current, emailIndex(ctx, user.email), userId],
         )
         if (status === "missing") return null

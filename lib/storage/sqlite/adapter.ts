@@ -10,6 +10,7 @@ import type { SQLiteDatabase } from "./schema"
 import { passwordMethods } from "./passwords"
 import { sessionMethods } from "./sessions"
 import { SQLiteStore } from "./store"
+import { twoFactorMethods } from "./two-factor"
 import { userMethods } from "./users"
 
 export type { SQLiteDatabase, SQLiteStatement } from "./schema"
@@ -59,6 +60,7 @@ export function SQLiteAdapter(
     ...userMethods(db),
     ...sessionMethods(db),
     ...authenticatorMethods(db),
+    ...twoFactorMethods(db),
     ...passwordMethods(db),
   }
 }

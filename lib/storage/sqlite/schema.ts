@@ -73,6 +73,16 @@ CREATE TABLE IF NOT EXISTS authenticators (
   last_used_at           INTEGER
 );
 CREATE INDEX IF NOT EXISTS authenticators_user_id ON authenticators (user_id);
+CREATE TABLE IF NOT EXISTS two_factor (
+  user_id        TEXT PRIMARY KEY,
+  secret         TEXT NOT NULL,
+  verified_at    INTEGER,
+  last_used_step INTEGER NOT NULL DEFAULT 0,
+  backup_codes   TEXT NOT NULL DEFAULT '[]',
+  version        INTEGER NOT NULL DEFAULT 0,
+  created_at     INTEGER NOT NULL,
+  updated_at     INTEGER NOT NULL
+);
 `
 
 /** Columns added after the first release, per table: a database created earlier gets them on open. */

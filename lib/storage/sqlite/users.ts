@@ -29,6 +29,7 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
     deleteAccountsOf: db.prepare("DELETE FROM accounts WHERE user_id = ?"),
     deleteSessionsOf: db.prepare("DELETE FROM sessions WHERE user_id = ?"),
     deleteAuthenticatorsOf: db.prepare("DELETE FROM authenticators WHERE user_id = ?"),
+    deleteTwoFactorOf: db.prepare("DELETE FROM two_factor WHERE user_id = ?"),
     insertAccount: db.prepare(
       `INSERT INTO accounts (${ACCOUNT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
@@ -91,6 +92,7 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
         q.deleteAccountsOf.run(userId)
         q.deleteSessionsOf.run(userId)
         q.deleteAuthenticatorsOf.run(userId)
+        q.deleteTwoFactorOf.run(userId)
         return userOrNull(q.deleteUser.get(userId))
       })
     },

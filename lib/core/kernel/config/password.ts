@@ -73,6 +73,9 @@ export function resolvePasswordProvider(
       cause: { option: "minLength" },
     })
   }
+  if (config.hash && !config.verify) {
+    throw new InvalidConfig("Password: a custom `hash` needs `verify` for its format", { cause: { option: "verify" } })
+  }
   const scrypt = { ...DEFAULT_SCRYPT, ...config.scrypt }
   if (!scryptParamsInRange(scrypt)) {
     throw new InvalidConfig("Password: `scrypt` must have ln 10–22, r 1–32, p 1–16", { cause: { option: "scrypt" } })

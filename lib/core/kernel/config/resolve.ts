@@ -23,6 +23,7 @@ import { createRateLimiter } from "../rate-limit/limiter"
 import { MemoryStore } from "../../../storage/memory/store"
 import { resolveSecrets, untrustedHost } from "./secret"
 import { warnEnvTypos } from "./env-typos"
+import { resolveTwoFactor } from "./two-factor"
 
 export interface ResolveOptions {
   env?: Env
@@ -97,6 +98,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   })
 
   assertDpopStorage(providers, userAdapter, strategy)
+  const twoFactor = resolveTwoFactor(config.twoFactor, adapter, providers)
   const sessionMaxAge = config.session?.maxAge ?? THIRTY_DAYS
   const storeIpOption = (value: unknown): boolean | "truncate" => {
     if (value === undefined || value === false) return false
@@ -175,6 +177,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     }),
     ...accessTokensOf(config, env, authUrl),
     ...nativeOf(config, logger),
+    ...(twoFactor ? { twoFactor } : {}),
   }
   // WebAuthn is generally available: the Auth.js flag is accepted, ignored, and noted once per resolved config.
   if (config.experimental?.enableWebAuthn === true) logger.warn("experimental-webauthn")

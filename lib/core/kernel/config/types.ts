@@ -25,6 +25,7 @@ import type {
   Theme,
 } from "../types"
 import type { InternalProvider } from "./providers"
+import type { ResolvedTwoFactor } from "./two-factor"
 
 /** The user methods an OAuth sign-in with an adapter calls (and, optionally, `deleteUser`/`transaction`). */
 export type OAuthUserStore = Pick<
@@ -151,4 +152,6 @@ export interface ResolvedConfig {
   readonly accessTokens?: ResolvedAccessTokens
   /** Native-app and CLI sign-in (tokens.md T2), when configured. */
   readonly native?: ResolvedNative
+  /** Two-factor sign-in, when `twoFactor` is configured. */
+  readonly twoFactor?: ResolvedTwoFactor
 }

@@ -48,11 +48,40 @@ export function assertSettings(
  * assertEmailProviders(resolved, process.env)
  * ```
  */
+/**
+ * The email provider's `code` option resolved (`null` when off); throws `InvalidConfig` for a length other than 6 or 8
+ * or attempts outside 1-10.
+ *
+ * @example
+ * ```ts
+ * emailCodeOptions(provider) // { length: 6, maxAttempts: 5 }
+ * ```
+ */
+export function emailCodeOptions(provider: EmailConfig): { length: 6 | 8; maxAttempts: number } | null {
+  const code = provider.code
+  if (code === undefined || code === false) return null
+  if (code !== true && (typeof code !== "object" || code === null)) {
+    throw new InvalidConfig("email code must be true, false or an object", { cause: { provider: provider.id } })
+  }
+  const length = code === true ? 6 : (code.length ?? 6)
+  if (length !== 6 && length !== 8) {
+    throw new InvalidConfig("email code length must be 6 or 8", { cause: { provider: provider.id, length } })
+  }
+  const maxAttempts = code === true ? 5 : (code.maxAttempts ?? 5)
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 10) {
+    throw new InvalidConfig("email code maxAttempts must be an integer from 1 to 10", {
+      cause: { provider: provider.id, maxAttempts },
+    })
+  }
+  return { length, maxAttempts }
+}
+
 export function assertEmailProviders(resolved: ResolvedConfig, env: Env, logger: LoggerInstance): void {
   let warned = false
   for (const provider of resolved.providers) {
     if (provider.type !== "email") continue
     const { url, id, maxAge } = provider as EmailConfig
+    emailCodeOptions(provider as EmailConfig)
     if (maxAge !== undefined && (!Number.isFinite(maxAge) || maxAge <= 0)) {
       throw new InvalidConfig("Invalid email provider maxAge", { cause: { provider: id, maxAge } })
     }

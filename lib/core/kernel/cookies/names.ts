@@ -13,6 +13,8 @@ const baseNames: Record<keyof CookiesOptions, string> = {
   verifyAddress: "gatehouse.verify-address",
   // Gatehouse only: the non-secret fields of a rejected credentials form, refilled once (first-hour review row 28).
   credentialsRefill: "gatehouse.credentials-refill",
+  twoFactor: "gatehouse.two-factor",
+  twoFactorTrust: "gatehouse.two-factor-trust",
 }
 
 /** Seconds a state, PKCE or WebAuthn challenge cookie lives. */
@@ -20,6 +22,12 @@ export const CHECK_COOKIE_MAX_AGE = 900
 
 /** Seconds the verify-request page can show the masked address after an email sign-in request. */
 export const VERIFY_ADDRESS_MAX_AGE = 600
+
+/** Seconds a sign-in may wait for its second factor (the pending cookie). */
+export const TWO_FACTOR_PENDING_MAX_AGE = 600
+
+/** Default seconds a trusted device skips the second factor (30 days). */
+export const TWO_FACTOR_TRUST_MAX_AGE = 2_592_000
 
 /** Seconds the sign-in page can refill a rejected credentials form. */
 export const CREDENTIALS_REFILL_MAX_AGE = 300
@@ -49,6 +57,8 @@ export function defaultCookies(secure: boolean): CookiesOptions {
     webauthnChallenge: make("webauthnChallenge", { maxAge: CHECK_COOKIE_MAX_AGE }),
     verifyAddress: make("verifyAddress", { maxAge: VERIFY_ADDRESS_MAX_AGE }),
     credentialsRefill: make("credentialsRefill", { maxAge: CREDENTIALS_REFILL_MAX_AGE }),
+    twoFactor: make("twoFactor", { maxAge: TWO_FACTOR_PENDING_MAX_AGE }),
+    twoFactorTrust: make("twoFactorTrust", { maxAge: TWO_FACTOR_TRUST_MAX_AGE }),
   }
 }
 

@@ -26,6 +26,24 @@ const errorViews: Readonly<Record<string, ErrorView>> = {
     paragraphs: ["You do not have permission to sign in."],
     retry: true,
   },
+  // Not an error code of the reference: the answer to a browser that opened an address under the base path that is no
+  // route (`/auth/foo`), where scripts get `400 "Bad request."`.
+  UnknownRoute: {
+    status: 400,
+    heading: "Page not found",
+    paragraphs: ["There is no sign-in page at this address.", "Sign in from the sign-in page, or go back to the site."],
+    retry: true,
+  },
+  // An email sign-in link opened again after it signed someone in: said plainly, before any button.
+  EmailLinkUsed: {
+    status: 403,
+    heading: "This link was already used",
+    paragraphs: [
+      "Each sign-in link works once, and this one has been used.",
+      "Ask for a new link on the sign-in page.",
+    ],
+    retry: true,
+  },
   Verification: {
     status: 403,
     heading: "Unable to sign in",
@@ -51,7 +69,7 @@ const defaultErrorView: ErrorView = {
 
 /**
  * Renders the built-in error page (title "Error"). Status: `Configuration` 500, `AccessDenied` and `Verification`
- * 403, anything else (or nothing) 200. Every page explains what happened and links back to `origin`; all but
+ * 403, `EmailLinkUsed` 403, `UnknownRoute` 400, anything else (or nothing) 200. Every page explains what happened and links back to `origin`; all but
  * `Configuration` also offer "Try again" (`signinUrl`). The code itself is never shown.
  *
  * @example

@@ -5,6 +5,8 @@ export type { SignInPageParams } from "./signin"
 export { renderSignOutPage } from "./signout"
 export { renderConfirmEmailPage } from "./confirm-email"
 export { renderVerifyRequestPage } from "./verify-request"
+export { renderTwoFactorPage } from "./two-factor"
+export type { TwoFactorPageParams } from "./two-factor"
 export { renderErrorPage } from "./error"
 export type { PageProvider, RenderedPage } from "./types"
 

@@ -1,6 +1,7 @@
 // The colours and mark of an OAuth/OIDC provider button, in the light and the dark scheme, with readable text.
 import type { ProviderStyle } from "../../../providers/types"
 import { contrastRatio, contrastingText, cssColor } from "./colors"
+import { brandMarks } from "./brand-marks.generated"
 import { escapeHtml } from "./escape"
 
 /** WCAG AA for normal text. */
@@ -63,19 +64,30 @@ export function buttonStyle(colors: ButtonColors): string {
   return declarations.join(";")
 }
 
+/** Words a name starts with that say nothing of the provider ("the local identity provider" → "L"). */
+const FILLER = new Set(["the", "a", "an", "my", "our", "your"])
+
 /**
- * The built-in mark of a provider without a `logo`: an inline SVG monogram (its initial in a ring, drawn in the
- * button's text colour), so the page needs no image request and ships no third-party trademark artwork.
+ * The built-in mark of a provider without a `logo`: its brand mark as inline SVG when the id is a catalogue provider
+ * whose mark the page embeds (from simple-icons, built into the library: no image request, nothing fetched), else a
+ * monogram (the initial of the name's first significant word in a ring). Drawn in the button's text colour.
  *
  * @example
  * ```ts
- * providerMark("GitHub") // '<svg class="provider-mark" …>…G…</svg>'
+ * providerMark("GitHub", "github") // '<svg class="provider-mark" …><path … d="M12 .297c-6.63…"/></svg>'
+ * providerMark("the local identity provider", "local-idp") // the monogram "L"
  * ```
  */
-export function providerMark(name: string): string {
-  const initial = [...name.trim()][0]?.toUpperCase() ?? "?"
+export function providerMark(name: string, id?: string): string {
+  const open =
+    '<svg class="provider-mark" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">'
+  const brand = id !== undefined && Object.hasOwn(brandMarks, id) ? brandMarks[id] : undefined
+  if (brand) return `${open}<path fill="currentColor" d="${escapeHtml(brand.path)}"/></svg>`
+  const words = name.trim().split(/\s+/)
+  const word = words.find((w) => !FILLER.has(w.toLowerCase())) ?? words[0] ?? ""
+  const initial = [...word][0]?.toUpperCase() ?? "?"
   return (
-    '<svg class="provider-mark" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">' +
+    open +
     '<circle cx="12" cy="12" r="10.5" fill="none" stroke="currentColor" stroke-width="1.8"/>' +
     '<text x="12" y="16.4" text-anchor="middle" font-size="12" font-weight="700" ' +
     `font-family="system-ui,sans-serif" fill="currentColor">${escapeHtml(initial)}</text></svg>`

@@ -86,7 +86,7 @@ function oauthButton(provider: PageProvider, csrfToken: string, callbackUrl: str
     `<button type="submit" class="button provider-button"${style}>` +
     (logo
       ? `<img class="provider-logo" src="${escapeHtml(logo)}" alt="" loading="lazy">`
-      : providerMark(provider.name)) +
+      : providerMark(provider.name, provider.id)) +
     `<span>Sign in with ${escapeHtml(provider.name)}</span>` +
     "</button></form>"
   )
@@ -167,6 +167,8 @@ export interface SignInPageParams {
   callbackUrl?: string
   /** Prefills the email inputs. */
   email?: string
+  /** The site the card names in its heading, "Sign in to {siteName}" (the app's host); none, no heading. */
+  siteName?: string
   /** The `error` query value; selects a fixed message. */
   error?: string
   /** The `retry` query value (seconds) that comes with `error=RateLimited`. */
@@ -212,6 +214,7 @@ export function renderSignInPage(p: SignInPageParams): RenderedPage {
   const script = providers.some((provider) => provider.type === "webauthn")
     ? `<script nonce="${escapeHtml(p.nonce as string)}">${WEBAUTHN_PAGE_SCRIPT}</script>`
     : ""
-  const content = `<main class="card signin">${noticeBox(p.notice)}${errorBox}${blocks}</main>${script}`
+  const heading = p.siteName ? `<h1>Sign in to ${escapeHtml(p.siteName)}</h1>` : ""
+  const content = `<main class="card signin">${heading}${noticeBox(p.notice)}${errorBox}${blocks}</main>${script}`
   return { status: 200, html: renderDocument({ title: "Sign In", theme: p.theme, content }) }
 }

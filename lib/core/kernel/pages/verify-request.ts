@@ -1,7 +1,7 @@
 // The built-in "check your email" page shown after a magic link was sent.
 import type { Theme } from "../types"
 import { escapeHtml } from "./escape"
-import { renderDocument } from "./layout"
+import { csrfInput, renderDocument } from "./layout"
 import { siteLink } from "./site-link"
 import type { RenderedPage } from "./types"
 
@@ -21,6 +21,24 @@ export function lifetimeInWords(seconds: number): string {
   return unit(seconds / 86400, "day")
 }
 
+function codeForm(c: NonNullable<Parameters<typeof renderVerifyRequestPage>[0]["code"]>): string {
+  return (
+    (c.error === "Verification"
+      ? '<p class="error" role="alert">That code didn\'t work or has expired. Check it, or request a new email.</p>'
+      : "") +
+    `<form method="post" action="${escapeHtml(c.action)}">` +
+    csrfInput(c.csrfToken) +
+    (c.withAddress
+      ? '<label class="field-label" for="email">Email</label><input class="field" id="email" type="email" name="email" autocomplete="email" required>'
+      : "") +
+    '<label class="field-label" for="code">Code</label>' +
+    '<input class="field" id="code" name="code" type="text" autocomplete="one-time-code" inputmode="numeric" pattern="[0-9 ]*" ' +
+    `maxlength="${c.length + 1}" required>` +
+    '<button type="submit" class="button">Sign in</button>' +
+    "</form>"
+  )
+}
+
 /**
  * Renders the built-in verify-request page (status 200, title "Verify Request"): where to look, how long the link
  * stays valid (when `maxAge`, in seconds, is known) and a link back to `origin`.
@@ -36,6 +54,8 @@ export function renderVerifyRequestPage(p: {
   maxAge?: number | undefined
   /** The masked address the link went to (`a…@example.com`), when the browser that asked for it is known. */
   address?: string | undefined
+  /** The provider mails a code too: the form that posts it (no address field when the browser's address is sealed). */
+  code?: { action: string; csrfToken: string; length: number; withAddress: boolean; error?: string | undefined }
   /** The Password provider's texts: after a sign-up, a forgot-password request, or a resend. */
   kind?: "signup" | "reset" | "verify"
 }): RenderedPage {
@@ -58,6 +78,7 @@ export function renderVerifyRequestPage(p: {
         ? `<p>A sign in link has been sent to <strong class="address">${escapeHtml(p.address)}</strong>.</p>`
         : "<p>A sign in link has been sent to your email address.</p>") +
     lifetime +
+    (p.code ? codeForm(p.code) : "") +
     `<p class="back">${siteLink(p.origin, "Back to ")}</p>` +
     "</main>"
   return { status: 200, html: renderDocument({ title: "Verify Request", theme: p.theme, content }) }

@@ -28,6 +28,10 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     // tokens.md section 8: the native code exchange by client IP, access-token issuance by session.
     "token-exchange": { limit: 30, window: 60, by: "ip" },
     "access-token": { limit: 60, window: 60, by: "session" },
+    // Two-factor sign-in: per challenge and per user; email codes per code request. On with the limiter off.
+    "two-factor-challenge": { limit: 5, window: 600, by: "identifier" },
+    "two-factor-account": { limit: 10, window: 900, by: "identifier" },
+    "email-code": { limit: 5, window: 600, by: "identifier" },
     // The Password provider: sign-ups per IP, emails per address (shared by sign-up, forgot and resend), forgot and
     // resend per IP, link uses per IP, and failed current-password checks per user.
     "signup-ip": { limit: 10, window: 3600, by: "ip" },
@@ -36,6 +40,14 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     "password-token-ip": { limit: 20, window: 600, by: "ip" },
     "password-change": { limit: 10, window: 900, by: "identifier" },
   })
+
+/** Rules that count even when `rateLimit.enabled` is false: they protect one account or one code, not the server. */
+const ALWAYS_ON: ReadonlySet<RateLimitRuleName> = new Set([
+  "email-send-address",
+  "two-factor-challenge",
+  "two-factor-account",
+  "email-code",
+])
 
 /**
  * The long counter of `credentials-account` (E.2 rule 2, NIST SP 800-63B: at most 100 consecutive failures): 100 per
@@ -71,6 +83,8 @@ export interface RateLimiter {
     subject: string,
     ip?: string,
     counter?: RuleCounter,
+    /** A limit and window of this one subject (an email code's attempts per its lifetime) instead of the rule's. */
+    own?: RateLimitRule,
   ): Promise<LimitVerdict | null>
   /** Forgets the window of `rule` for `subject` (a credentials success resets `credentials-account`). */
   reset(rule: RateLimitRuleName, scope: string, subject: string, counter?: RuleCounter): Promise<void>
@@ -194,13 +208,13 @@ export function createRateLimiter(setup: LimiterSetup, makeMemory: () => RateLim
     ipv6Subnet,
     active(rule) {
       if (rules.get(rule) === false) return false
-      // EM-13 (issue 11) protects mailboxes even where the limiter is off.
-      return enabled || rule === "email-send-address" || rule === "password-email-address"
+      // Mailboxes (EM-13, issue 11), second factors and email codes are protected even where the limiter is off.
+      return enabled || ALWAYS_ON.has(rule)
     },
-    async hit(rule, scope, subject, ip, counter = "window") {
+    async hit(rule, scope, subject, ip, counter = "window", own) {
       const configured = rules.get(rule)
       if (!configured || !limiter.active(rule)) return null
-      const current = counter === "long" ? LONG_ACCOUNT_RULE : configured
+      const current = counter === "long" ? LONG_ACCOUNT_RULE : (own ?? configured)
       const key = keyOf(rule, scope, subject, counter)
       const { count, resetMs } = await store.hit(key, current.window)
       if (count <= current.limit) return null

@@ -7,15 +7,19 @@ import { AuthError, EmailSignInError, MissingAdapterMethods, Verification } from
 import type { EmailConfig } from "../../../providers/types"
 import { actionUrl, requestWithParsedBody, type RequestContext } from "../../kernel/context"
 import { normalizeEmail } from "../../kernel/email-address"
-import { pageHeaders, renderConfirmEmailPage } from "../../kernel/pages"
+import { pageHeaders, renderConfirmEmailPage, renderErrorPage } from "../../kernel/pages"
+import { markLinkUsed, wasLinkUsed } from "./used-links"
 import { sessionStore } from "../../session/database"
 import { currentPrincipal } from "../../session/principal"
 import type { AuthResult } from "../../kernel/response"
 import type { Account } from "../../kernel/types"
 import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
 import { limitIdentifier } from "../../kernel/rate-limit/enforce"
-import { checkSealer } from "../../kernel/checks"
 import { sessionContext } from "../../session/context"
+import { codeSignIn, issueSignInCode } from "./code"
+import { toVerifyRequest } from "./verify-address"
+
+export { maskAddress, sentToAddress } from "./verify-address"
 
 /** The stored form of a mailed token: the Auth.js keyed hash (`sha256(token + secret)`). */
 const hashToken = keyedHash
@@ -39,55 +43,6 @@ function normalize(provider: EmailConfig, input: unknown): string {
     if (error instanceof AuthError) throw error
     throw new EmailSignInError("The address could not be normalised", { cause: error as Error })
   }
-}
-
-/**
- * An address as the verify-request page may show it: the first character of the local part, an ellipsis, the domain.
- *
- * @example
- * ```ts
- * maskAddress("ada@example.com") // "a…@example.com"
- * ```
- */
-export function maskAddress(email: string): string {
-  const at = email.lastIndexOf("@")
-  if (at <= 0) return "…"
-  return `${Array.from(email.slice(0, at))[0]}…${email.slice(at)}`
-}
-
-/**
- * Redirects to verify-request and hands the page the masked address in a sealed, short-lived cookie (the page's URL
- * stays Auth.js's `?provider=…&type=email`). Every outcome that answers "check your email" goes through here, so a
- * throttled, unknown or known address answer alike.
- */
-async function toVerifyRequest(ctx: RequestContext, provider: EmailConfig, email: string): Promise<AuthResult> {
-  const { name, options } = ctx.cookies.verifyAddress
-  const maxAge = options.maxAge ?? 600
-  const sealed = await checkSealer(ctx.config.secret).seal(
-    { purpose: "verifyAddress", provider: provider.id, salt: name, maxAge },
-    maskAddress(email),
-  )
-  ctx.jar.set(name, sealed, { ...options, maxAge })
-  return {
-    redirect: `${actionUrl(ctx, "verify-request")}?${new URLSearchParams({ provider: provider.id, type: "email" })}`,
-  }
-}
-
-/**
- * The masked address sealed by the email action for `providerId`, if this browser has a valid one.
- *
- * @example
- * ```ts
- * const shown = await sentToAddress(ctx, "nodemailer") // "a…@example.com" or undefined
- * ```
- */
-export async function sentToAddress(ctx: RequestContext, providerId: string): Promise<string | undefined> {
-  const { name } = ctx.cookies.verifyAddress
-  const opened = await checkSealer(ctx.config.secret).open<unknown>(
-    { purpose: "verifyAddress", provider: providerId, salt: name },
-    ctx.request.cookies[name],
-  )
-  return opened.ok && typeof opened.value === "string" && opened.value.length <= 320 ? opened.value : undefined
 }
 
 function account(provider: EmailConfig, email: string, userId: string): Account {
@@ -143,8 +98,10 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
   })}`
   const hashed = hashToken(token, secretsOf(ctx, provider)[0]!)
   await adapter.createVerificationToken({ identifier: email, token: hashed, expires })
+  const code = await issueSignInCode(ctx, provider, { address: email, tokenHash: hashed, callbackUrl, expires })
   try {
     await provider.sendVerificationRequest({
+      ...(code ? { code } : {}),
       identifier: email,
       token,
       expires,
@@ -152,6 +109,7 @@ export async function sendVerificationEmail(ctx: RequestContext, provider: Email
       provider,
       theme: provider.theme ?? ctx.config.theme,
       request: requestWithParsedBody(ctx),
+      purpose: "sign-in",
     })
   } catch (error) {
     try {
@@ -219,6 +177,14 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     const fromBody = isPost ? ctx.request.body?.[name] : undefined
     return typeof fromBody === "string" ? fromBody : ctx.request.query[name]
   }
+  if (isPost && ctx.request.body?.token === undefined && ctx.request.body?.code !== undefined) {
+    return codeSignIn(
+      ctx,
+      provider,
+      (input) => normalize(provider, input),
+      (c, invite) => completeEmailSignIn(c, provider, invite),
+    )
+  }
   const token = field("token")
   const rawEmail = field("email")
   if (!token || !rawEmail) throw new Verification("Missing token or email", { cause: { hasToken: Boolean(token) } })
@@ -229,7 +195,9 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     throw new Verification("Invalid email", { cause: { provider: provider.id } })
   }
   // ML-5: opening the link (GET) only shows the confirmation page; its POST (CSRF-checked by the router) signs in.
-  if (provider.confirm !== false && !isPost) return confirmPage(ctx, provider, token, email)
+  if (provider.confirm !== false && !isPost) {
+    return (await wasLinkUsed(ctx, token)) ? usedLinkPage(ctx, provider) : confirmPage(ctx, provider, token, email)
+  }
   const invite = await consumeToken(ctx, provider, email, token)
   // Fail closed: a missing or invalid expiry from an adapter counts as expired (an ISO string is read as a date).
   const expired = invite ? !(new Date(invite.expires).valueOf() >= Date.now()) : false
@@ -237,13 +205,26 @@ export async function emailCallback(ctx: RequestContext, provider: EmailConfig):
     throw new Verification("Invalid verification token", { cause: { hasInvite: Boolean(invite), expired } })
   }
   try {
-    return await completeEmailSignIn(ctx, provider, invite)
+    const signedIn = await completeEmailSignIn(ctx, provider, invite)
+    await markLinkUsed(ctx, provider, token)
+    return signedIn
   } catch (error) {
     // No token consumed without a session: a sign-in that failed after the token was used (a database that went away
     // in between) puts it back, so the same link works once the service is back. Best effort: the store may be down.
     await Promise.resolve(adapter.createVerificationToken(invite)).catch(() => undefined)
     throw error
   }
+}
+
+function usedLinkPage(ctx: RequestContext, provider: EmailConfig): AuthResult {
+  const signinUrl = actionUrl(ctx, "signin")
+  const page = renderErrorPage({
+    error: "EmailLinkUsed",
+    origin: ctx.origin,
+    signinUrl,
+    theme: provider.theme ?? ctx.config.theme,
+  })
+  return { status: page.status, headers: { ...pageHeaders, "Cache-Control": "no-store" }, body: page.html }
 }
 
 function confirmPage(ctx: RequestContext, provider: EmailConfig, token: string, email: string): AuthResult {

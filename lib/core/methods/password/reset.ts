@@ -35,18 +35,15 @@ export async function forgotPasswordAction(ctx: RequestContext): Promise<AuthRes
   const adapter = store(ctx.config, "password")
   const user = await adapter.getUserByEmail(email)
   if (user && mayMail) {
-    const row = await adapter.getPasswordAccount(user.id)
-    const { token, expires } = await issueLinkToken(
-      ctx,
-      "password-reset",
-      email,
-      user,
-      row?.passwordHash ?? null,
-      provider.reset.maxAge,
-    )
-    const url = linkTo(ctx, provider, "reset-password", { token, email })
-    const params = { ...mailCommon(ctx, provider, email, user), url, token, expires }
-    await deliver(ctx, provider, "sendPasswordReset", () => provider.sendPasswordReset(params), true)
+    // The token is stored with the mail, after the answer: a known address costs the answer no extra work.
+    const send = async () => {
+      const row = await adapter.getPasswordAccount(user.id)
+      const hash = row?.passwordHash ?? null
+      const { token, expires } = await issueLinkToken(ctx, "password-reset", email, user, hash, provider.reset.maxAge)
+      const url = linkTo(ctx, provider, "reset-password", { token, email })
+      await provider.sendPasswordReset({ ...mailCommon(ctx, provider, email, user), url, token, expires })
+    }
+    await deliver(ctx, provider, "sendPasswordReset", send, true)
   }
   return checkYourEmail(ctx, email, "reset")
 }
@@ -57,7 +54,13 @@ async function afterReset(ctx: RequestContext, provider: ResolvedPasswordProvide
   let current = user
   if (!user.emailVerified)
     current = await store(config, "password").updateUser({ id: user.id, emailVerified: new Date() })
-  if (provider.reset.revokeSessions) await revokeUserSessions(config, user.id)
+  if (provider.reset.revokeSessions) {
+    // Database sessions: each row that ends is announced (`signOut`, reason `revoked`); JWTs end by the watermark.
+    const list = config.session.strategy === "database" ? config.stores.management?.listSessionsByUserId : undefined
+    const rows = list ? await list(user.id) : []
+    await revokeUserSessions(config, user.id)
+    for (const row of rows) await config.events.signOut({ session: row, reason: "revoked" })
+  }
   for (const counter of ["window", "long"] as const) {
     await config.rateLimit.reset("credentials-account", "callback/password", `email:${email}`, counter)
   }

@@ -40,19 +40,18 @@ export async function sendVerificationLink(
   email: string,
   user: AdapterUser,
 ): Promise<void> {
-  const { token, expires } = await issueLinkToken(
-    ctx,
-    "verify-email",
-    email,
-    user,
-    null,
-    provider.emailVerification.maxAge,
-  )
-  const query: Record<string, string> = { token, email }
-  if (ctx.request.body?.callbackUrl !== undefined) query.callbackUrl = ctx.callbackUrl
-  const url = linkTo(ctx, provider, "verify-email", query)
-  const params = { ...mailCommon(ctx, provider, email, user), url, token, expires, purpose: "verify-email" as const }
-  await deliver(ctx, provider, "sendVerificationRequest", () => provider.sendVerificationRequest(params), true)
+  const withCallback = ctx.request.body?.callbackUrl !== undefined
+  // The token is stored with the mail, after the answer: a known address costs the answer no extra write.
+  const send = async () => {
+    const maxAge = provider.emailVerification.maxAge
+    const { token, expires } = await issueLinkToken(ctx, "verify-email", email, user, null, maxAge)
+    const query: Record<string, string> = { token, email }
+    if (withCallback) query.callbackUrl = ctx.callbackUrl
+    const url = linkTo(ctx, provider, "verify-email", query)
+    const params = { ...mailCommon(ctx, provider, email, user), url, token, expires, purpose: "verify-email" as const }
+    await provider.sendVerificationRequest(params)
+  }
+  await deliver(ctx, provider, "sendVerificationRequest", send, true)
 }
 
 async function createAccount(

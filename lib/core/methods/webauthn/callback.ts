@@ -99,7 +99,8 @@ async function authenticate(ctx: RequestContext, provider: ResolvedWebAuthnProvi
   const signInAccount: Account = { ...account, type: "webauthn" }
   const redirect = await runSignInCallback(ctx, { user, account: signInAccount })
   if (redirect) return { redirect }
-  return finishSignIn(ctx, { user, account: signInAccount, isNewUser: false })
+  const userVerified = verified.authenticationInfo.userVerified === true
+  return finishSignIn(ctx, { user, account: signInAccount, isNewUser: false, userVerified })
 }
 
 async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider): Promise<AuthResult> {

@@ -16,6 +16,7 @@ import { currentPrincipal } from "../../session/principal"
 import { randomBytes } from "node:crypto"
 import { withScriptNonce } from "../../kernel/pages/csp"
 import { sentToAddress } from "../../methods/email/email"
+import { emailCodeOptions } from "../../kernel/config/validate"
 import { forgetRejectedFields, refilledFields } from "../../methods/credentials/callback"
 
 function page(rendered: RenderedPage): AuthResult {
@@ -87,6 +88,7 @@ export async function signInPage(ctx: RequestContext): Promise<AuthResult> {
       ),
       csrfToken: ctx.csrfToken,
       callbackUrl: ctx.callbackUrl,
+      siteName: new URL(ctx.origin).host,
       email: ctx.request.query.email,
       error: ctx.request.error,
       retry: ctx.request.query.retry,
@@ -188,5 +190,15 @@ export async function verifyRequestPage(ctx: RequestContext): Promise<AuthResult
       renderVerifyRequestPage({ origin: ctx.origin, theme: ctx.config.theme, maxAge: seconds, address: shown, kind }),
     )
   }
-  return page(renderVerifyRequestPage({ origin: ctx.origin, theme: ctx.config.theme, maxAge, address }))
+  const codes = provider?.type === "email" ? emailCodeOptions(provider) : null
+  const code = codes
+    ? {
+        action: actionUrl(ctx, "callback", provider!.id),
+        csrfToken: ctx.csrfToken,
+        length: codes.length,
+        withAddress: address === undefined,
+        error: ctx.request.query.error,
+      }
+    : undefined
+  return page(renderVerifyRequestPage({ origin: ctx.origin, theme: ctx.config.theme, maxAge, address, code }))
 }
