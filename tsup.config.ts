@@ -80,6 +80,7 @@ export function entryPoints(): Record<string, string> {
     jwt: "lib/jwt/index.ts",
     errors: "lib/errors.ts",
     catalog: "lib/catalog.ts",
+    resource: "lib/resource/index.ts",
   }
   const entries: Record<string, string> = {}
   for (const [name, file] of Object.entries(fixed)) if (existsSync(file)) entries[name] = file

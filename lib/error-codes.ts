@@ -49,6 +49,8 @@ export type ErrorType =
   | "LastCredential"
   | "RefreshTokenError"
   | "RateLimited"
+  | "AccessTokenError"
+  | "NativeSignInError"
   | "TwoFactorRequired"
   | "TwoFactorInvalid"
   | "TwoFactorAlreadyEnabled"
@@ -185,6 +187,48 @@ export type AuthErrorCode =
   | "account_already_linked"
   | "email_in_use"
   | "invalid_role"
+  | AccessTokenErrorCode
+  | "access_token_error"
+  | "native_sign_in_error"
+  | "redirect_uri_not_registered"
+  | "missing_callback_url"
+  | "invalid_code_challenge"
+  | "invalid_state"
+  | "invalid_context"
+  | "invalid_scope"
+
+/** The codes of `AccessTokenError` (`gatehouse-auth/resource`, tokens.md T4 section 6). */
+export type AccessTokenErrorCode =
+  | "missing_token"
+  | "token_in_url"
+  | "malformed_authorization"
+  | "malformed_token"
+  | "unsupported_token"
+  | "alg_not_allowed"
+  | "wrong_type"
+  | "unknown_key"
+  | "bad_signature"
+  | "wrong_issuer"
+  | "wrong_audience"
+  | "expired"
+  | "not_yet_valid"
+  | "iat_invalid"
+  | "missing_claim"
+  | "inactive"
+  | "dpop_bound_token_as_bearer"
+  | "dpop_not_bound"
+  | "dpop_required"
+  | "dpop_missing"
+  | "dpop_malformed"
+  | "dpop_bad_signature"
+  | "dpop_key_mismatch"
+  | "dpop_ath_mismatch"
+  | "dpop_htm_mismatch"
+  | "dpop_htu_mismatch"
+  | "dpop_iat"
+  | "dpop_replay"
+  | "insufficient_scope"
+  | "issuer_unavailable"
 
 /** The code of each error type when the thrower names no finer one. */
 export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
@@ -226,6 +270,8 @@ export const defaultCodes: Record<ErrorType, AuthErrorCode> = {
   LastCredential: "last_credential",
   RefreshTokenError: "refresh_token_error",
   RateLimited: "rate_limited",
+  AccessTokenError: "access_token_error",
+  NativeSignInError: "native_sign_in_error",
   TwoFactorRequired: "two_factor_required",
   TwoFactorInvalid: "two_factor_invalid",
   TwoFactorAlreadyEnabled: "two_factor_already_enabled",

@@ -9,9 +9,9 @@
  * ```
  */
 
-import { defaultCodes, type AuthErrorCode, type ErrorType } from "./error-codes"
+import { defaultCodes, type AccessTokenErrorCode, type AuthErrorCode, type ErrorType } from "./error-codes"
 
-export type { AuthErrorCode, ErrorType }
+export type { AccessTokenErrorCode, AuthErrorCode, ErrorType }
 
 /** Which built-in page a browser lands on for an error. */
 export type ErrorPageKind = "signIn" | "error"
@@ -284,6 +284,53 @@ export class RateLimited extends SignInError {
 }
 
 /**
+ * A request to an API protected by `gatehouse-auth/resource` was refused (tokens.md T4): `status` (400, 401, 403 or
+ * 503), `error` (the RFC 6750 / RFC 9449 code of the answer), `code` (Gatehouse's finer reason) and `headers`
+ * (`WWW-Authenticate`, `Cache-Control: no-store`). `toResponse()` is the answer to send. The message is the fixed
+ * description of the code: never a token, a claim value or key material.
+ *
+ * @example
+ * ```ts
+ * try { await verifyAccessToken(request, options) } catch (e) { if (e instanceof AccessTokenError) return e.toResponse() }
+ * ```
+ */
+export class AccessTokenError extends AuthError {
+  static override type: ErrorType = "AccessTokenError"
+  declare code: AccessTokenErrorCode
+  declare status: number
+  declare headers: Readonly<Record<string, string>>
+  /** The RFC code of the answer: `invalid_request`, `invalid_token`, `invalid_dpop_proof`, `insufficient_scope`, ... */
+  readonly error: string
+
+  constructor(
+    message: string,
+    options: AuthErrorOptions & { code: AccessTokenErrorCode; error: string; status: number },
+  ) {
+    super(message, options)
+    this.error = options.error
+    this.status = options.status
+    this.headers = options.headers ?? {}
+  }
+
+  /** The answer: JSON `{error, error_description, code}` with the status and headers. */
+  toResponse(): Response {
+    const body = JSON.stringify({ error: this.error, error_description: this.message, code: this.code })
+    return new Response(body, {
+      status: this.status,
+      headers: { "Content-Type": "application/json", ...this.headers },
+    })
+  }
+}
+
+/**
+ * A native-app sign-in request (tokens.md T2) was refused: an unregistered redirect URI, a bad PKCE challenge or
+ * state, or a continuation context that is missing, forged or expired. The browser lands on the error page.
+ */
+export class NativeSignInError extends AuthError {
+  static override type: ErrorType = "NativeSignInError"
+}
+
+/**
  * The Password provider refused a password where one is set (sign-up, reset, change, set): `code` is `missing`,
  * `too_short`, `too_long`, `blocklisted`, `breached` or `breach_check_failed` (503); `cause` carries the lengths.
  */
@@ -410,6 +457,7 @@ const clientSafeTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
   "EmailSignInError",
   "RefreshTokenError",
   "RateLimited",
+  "NativeSignInError",
   "TwoFactorRequired",
   "TwoFactorInvalid",
   "TwoFactorAlreadyEnabled",

@@ -132,7 +132,7 @@ export interface LoggerInstance {
 }
 
 const sensitiveKey =
-  /^(?:.*(?:secret|password|passwd|token|verifier|cookie|authorization|assertion|code|nonce|state|credential).*)$/i
+  /^(?:.*(?:secret|password|passwd|token|verifier|cookie|authorization|assertion|code|nonce|state|credential|dpop).*)$/i
 
 /**
  * A driver's or the system's error code, shown although its key is `code`: a SQLSTATE (`42P01`), a driver's name

@@ -1,9 +1,9 @@
 /**
  * The members of the optional features in Express's shape: two-factor sign-in, the Password provider, and account
- * self-service, administration and the audit trail.
+ * self-service, administration and the audit trail, and access tokens.
  */
 import type { Request, Response as ExpressResponse } from "express"
-import type { Gatehouse, RequestPort } from "../core/pipeline/gatehouse"
+import type { AccessTokenRequest, Gatehouse, RequestPort } from "../core/pipeline/gatehouse"
 import { expressAccountMembers } from "./accounts"
 import { passwordFunctions } from "./password"
 import { expressTwoFactor } from "./two-factor"
@@ -17,5 +17,12 @@ import { expressTwoFactor } from "./two-factor"
  * ```
  */
 export function featureMembers(core: Gatehouse, port: (req: Request, res?: ExpressResponse) => RequestPort) {
-  return { ...expressTwoFactor(core), ...passwordFunctions(core), ...expressAccountMembers(core.accounts, port) }
+  return {
+    ...expressTwoFactor(core),
+    ...passwordFunctions(core),
+    ...expressAccountMembers(core.accounts, port),
+    issueAccessToken: (req: Request, res: ExpressResponse, input?: AccessTokenRequest) =>
+      core.issueAccessToken(port(req, res), input),
+    rotateAccessTokenKeys: () => core.rotateAccessTokenKeys(),
+  }
 }

@@ -91,9 +91,7 @@ function createInstance(input: T.ExpressConfigInput, withContext: boolean): T.Ga
       const [req, res, rest] = scoped(args, what)
       return run(new ExpressPort(req, res), req, res, ...(rest as A))
     }
-  const update = call("unstable_update", (port, _req, _res, data: unknown) =>
-    core.update(port, data),
-  ) as T.GatehouseUpdate
+  const update = call("unstable_update", (p, _req, _res, data: unknown) => core.update(p, data)) as T.GatehouseUpdate
   const port = (req: Request, res?: ExpressResponse) => new ExpressPort(req, res)
 
   return {

@@ -135,6 +135,7 @@ function render(res: ExpressResponse, verdict: Extract<AccessVerdict, { kind: "d
     if (verdict.json) res.json({ error: "Forbidden" })
     else res.type("text/plain").send("Forbidden")
   } else {
+    if (verdict.challenge !== undefined) res.setHeader("WWW-Authenticate", verdict.challenge)
     res.status(401).json({ error: "Unauthorized" })
   }
 }

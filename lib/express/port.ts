@@ -77,6 +77,11 @@ export class ExpressPort implements RequestPort {
   routedUrl(origin: string): URL {
     return routedUrl(origin, this.native.originalUrl)
   }
+  setHeaders(headers: Record<string, string>): void {
+    const res = this.res ?? this.native.res
+    if (!res || res.headersSent) return
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+  }
   routing(): PathRouting {
     return routingOf(this.native)
   }

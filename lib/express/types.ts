@@ -5,8 +5,10 @@ import type {
   AccountMembers,
   ServerOnlyAccountMember,
   AccessOptions,
+  AccessTokenRequest,
   AccessTokenResult,
   AuthorizationParams,
+  IssuedAccessToken,
   GetAccessTokenOptions,
   PasskeyInfo,
   SessionInfo,
@@ -21,7 +23,7 @@ import type { PasswordServerFunctions } from "../password/types"
 export type { PasswordServerFunctions, PasswordServerInputs } from "../password/types"
 
 export type { AccessTokenResult, AuthorizationParams, GetAccessTokenOptions, PasskeyInfo, SessionInfo }
-export type { SignInOptions, SignOutOptions, TotpEnrolment, TwoFactorStatus }
+export type { SignInOptions, SignOutOptions, AccessTokenRequest, IssuedAccessToken, TotpEnrolment, TwoFactorStatus }
 
 /** A config, or a function of the Express request returning one (called per request; cached by returned object). */
 export type ExpressConfigInput = AuthConfig | ((req: Request | undefined) => Awaitable<AuthConfig>)
@@ -119,6 +121,13 @@ export interface SessionManagement {
     provider?: string,
     options?: GetAccessTokenOptions,
   ): Promise<AccessTokenResult | null>
+  /**
+   * An access token for other services (tokens.md T3): `{access_token, token_type, expires_in, scope?}`, or `null`
+   * without a session. Throws `InvalidRequest` (`invalid_target`, `invalid_scope`) or `AccessDenied`.
+   */
+  issueAccessToken(req: Request, res: ExpressResponse, input?: AccessTokenRequest): Promise<IssuedAccessToken | null>
+  /** Rotates the generated access-token signing keys now (tokens.md T3.4). */
+  rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
 }
 
 /** The two-factor members (README "Two-factor sign-in"); every one throws `InvalidConfig` without `twoFactor`. */

@@ -79,6 +79,8 @@ export function Gatehouse(config: WebConfigInput): WebGatehouse {
     revokeAllSessions: (request) => core.revokeAllSessions(portOf(request)),
     isSessionFresh: (request) => core.isSessionFresh(portOf(request)),
     getAccessToken: (request, provider, options) => core.getAccessToken(portOf(request), provider, options),
+    issueAccessToken: (request, input) => core.issueAccessToken(portOf(request), input),
+    rotateAccessTokenKeys: () => core.rotateAccessTokenKeys(),
     revokeUserSessions: (userId) => core.revokeUserSessions(userId),
     deleteUser: (userId) => core.deleteUser(userId),
     resetRateLimit: (options) => core.resetRateLimit(options),

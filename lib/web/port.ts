@@ -15,6 +15,8 @@ export function webPorts(): {
   applyCookies(request: Request, response: Response): Response
 } {
   const queued = new WeakMap<Request, string[]>()
+  // A bearer session re-issued by a server read (tokens.md T1.3): `X-Auth-Token` headers, applied with the cookies.
+  const queuedHeaders = new WeakMap<Request, Record<string, string>>()
   const portOf = (request: Request): RequestPort => {
     const url = new URL(request.url)
     return {
@@ -32,19 +34,26 @@ export function webPorts(): {
       setCookies: (cookies) => {
         if (cookies.length > 0) queued.set(request, [...(queued.get(request) ?? []), ...cookies])
       },
+      setHeaders: (headers) => void queuedHeaders.set(request, { ...queuedHeaders.get(request), ...headers }),
     }
   }
   const applyCookies = (request: Request, response: Response): Response => {
-    const cookies = queued.get(request)
-    if (!cookies || cookies.length === 0) return response
+    const cookies = queued.get(request) ?? []
+    const extra = queuedHeaders.get(request)
+    if (cookies.length === 0 && !extra) return response
     queued.delete(request)
+    queuedHeaders.delete(request)
+    const apply = (headers: Headers) => {
+      for (const cookie of cookies) headers.append("set-cookie", cookie)
+      for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value)
+    }
     try {
-      for (const cookie of cookies) response.headers.append("set-cookie", cookie)
+      apply(response.headers)
       return response
     } catch {
       // Immutable headers (a `Response.redirect()` or a fetched response): answer with a copy.
       const headers = new Headers(response.headers)
-      for (const cookie of cookies) headers.append("set-cookie", cookie)
+      apply(headers)
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
     }
   }
@@ -56,7 +65,10 @@ export function denial(verdict: Exclude<AccessVerdict, { kind: "pass" }>): Respo
   if (verdict.kind === "response") return verdict.response
   if (verdict.location !== undefined)
     return new Response(null, { status: 302, headers: { Location: verdict.location } })
-  if (verdict.status !== 403) return Response.json({ error: "Unauthorized" }, { status: 401 })
+  if (verdict.status !== 403) {
+    const headers = verdict.challenge === undefined ? undefined : { "WWW-Authenticate": verdict.challenge }
+    return Response.json({ error: "Unauthorized" }, { status: 401, headers })
+  }
   if (verdict.json) return Response.json({ error: "Forbidden" }, { status: 403 })
   return new Response("Forbidden", { status: 403, headers: { "Content-Type": "text/plain" } })
 }

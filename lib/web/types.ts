@@ -3,8 +3,10 @@ import type { AuthConfig, Awaitable, Session } from "../core"
 import type {
   AccountMembers,
   ServerOnlyAccountMember,
+  AccessTokenRequest,
   AccessTokenResult,
   AuthorizationParams,
+  IssuedAccessToken,
   GetAccessTokenOptions,
   PasskeyInfo,
   SessionInfo,
@@ -56,6 +58,10 @@ export interface WebSessionManagement {
     provider?: string,
     options?: GetAccessTokenOptions,
   ): Promise<AccessTokenResult | null>
+  /** An access token for other services (tokens.md T3), or `null` without a session. */
+  issueAccessToken(request: Request, input?: AccessTokenRequest): Promise<IssuedAccessToken | null>
+  /** Rotates the generated access-token signing keys now (tokens.md T3.4). */
+  rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
 }
 
 /** The two-factor members of the Fetch initializer (as in the Express flavour, with a `Request`). */

@@ -19,6 +19,10 @@ export type CheckPurpose =
   | "signoutState"
   | "verifyAddress"
   | "credentialsRefill"
+  | "accessTokenKeys"
+  | "nativeContext"
+  | "nativeCode"
+  | "nativeIssued"
   | "twoFactor"
   | "twoFactorTrust"
 

@@ -3,7 +3,8 @@ import { InvalidProvider } from "../../errors"
 import type { LoggerInstance } from "../../logger"
 import type { ResolvedConfig } from "./config/types"
 import type { InternalProvider } from "./config/providers"
-import type { AuthAction } from "./routes"
+import { policyOf, type AuthAction } from "./routes"
+import { carriedBearer } from "./bearer"
 import { CookieJar } from "./cookies/jar"
 import { resolveCsrf } from "./csrf"
 import type { AuthRequest } from "./request"
@@ -38,6 +39,13 @@ export interface RequestContext {
   readonly clientIp?: string | null
   /** A server-side call that passed its origin guard (made by server code, not by an HTTP client). */
   readonly trusted?: boolean
+  /**
+   * The bearer session this request carries on a route that accepts one (tokens.md T1.2), with `session.bearer` on:
+   * `{ token: null }` for a malformed `Bearer` header (no session, never the cookie). Read only by the session door.
+   */
+  readonly bearer?: { readonly token: string | null }
+  /** A sign-in asked to be answered with its session token in JSON (`X-Auth-Return-Token: 1`), never a cookie. */
+  readonly tokenAnswer?: boolean
 }
 
 /** Actions whose second segment names an operation (`passkeys/rename`, `sessions/revoke`), not a provider. */
@@ -78,6 +86,8 @@ export interface ContextOptions {
   clientIp?: string | null
   /** A server-side call that passed its origin guard. */
   trusted?: TrustedCall
+  /** A sign-in answered with a session token (`X-Auth-Return-Token: 1`, tokens.md T1.4). */
+  tokenAnswer?: boolean
 }
 
 /**
@@ -170,9 +180,21 @@ export async function createContext(
     provider,
     sessionCache: options.sessionCache,
     clientIp: options.clientIp,
+    bearer: config.session.bearer && policyOf(request.action).bearer ? carriedBearer(request.headers) : undefined,
   }
   const trusted = options.trusted !== undefined && trustedCalls.has(options.trusted)
   if (trusted) Object.assign(base, { trusted: true })
+  // A request identified by its bearer (T1.3), or a token sign-in (T1.4), reads no CSRF or callback-url cookie and
+  // sets none: its identity is the bearer or nobody, and nothing lands in a browser, so there is no CSRF to prevent.
+  if (base.bearer || options.tokenAnswer) {
+    return Object.freeze({
+      ...base,
+      ...(options.tokenAnswer ? { tokenAnswer: true } : {}),
+      csrfToken: "",
+      csrfVerified: true,
+      callbackUrl: origin,
+    })
+  }
   // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
   if (request.action === "providers" || request.action === "backchannel-logout") {
     return Object.freeze({ ...base, csrfToken: "", csrfVerified: trusted, callbackUrl: origin })

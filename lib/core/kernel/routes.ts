@@ -59,6 +59,11 @@ export interface RoutePolicy {
    * is not read any further, and the handler sees it as too large. Absent: the general limits apply.
    */
   readonly bodyLimit?: number
+  /**
+   * Whether a bearer session counts on this route (tokens.md T1.2): with `session.bearer` on, a request carrying
+   * `Authorization: Bearer` is identified by it alone, and its POSTs skip the CSRF check. Absent: cookies only.
+   */
+  readonly bearer?: true
 }
 
 const callbackTypes = {
@@ -92,6 +97,7 @@ export const routes = {
     csrf: "post",
     jsonErrors: ["POST"],
     rateLimits: [{ methods: ["POST"], rules: ["session-update"] }],
+    bearer: true,
   },
   csrf: { methods: ["GET"], csrf: "none" },
   signin: {
@@ -104,7 +110,7 @@ export const routes = {
       { methods: ["POST"], providerType: "oidc", pushing: true, rules: ["oauth-par-ip"] },
     ],
   },
-  signout: { methods: ["GET", "POST"], csrf: "post" },
+  signout: { methods: ["GET", "POST"], csrf: "post", bearer: true },
   callback: {
     methods: ["GET", "POST"],
     csrf: "none",
@@ -135,6 +141,7 @@ export const routes = {
     jsonErrorBody: "type",
     csrfStatus: 403,
     feature: "passkeyRoutes",
+    bearer: true,
   },
   // Gatehouse's own session management (`features.sessionRoutes`): GET the list, POST /revoke.
   sessions: {
@@ -145,6 +152,7 @@ export const routes = {
     jsonErrorBody: "type",
     csrfStatus: 403,
     feature: "sessionRoutes",
+    bearer: true,
   },
   // Gatehouse's account routes (accounts.md §2.7): the JSON routes need `features.accountRoutes` (checked by the
   // handler, because the three mail-link routes under the same action are always on).
@@ -184,6 +192,24 @@ export const routes = {
     // A logout token is a few hundred bytes: the provider has no reason to send more, an attacker every reason.
     bodyLimit: 16 * 1024,
   },
+  // tokens.md T3: an access token for other services (GET, with `accessTokens`); a bearer counts. No CSRF: a GET that
+  // changes nothing, and a cookie request from another site is refused by the handler (`Sec-Fetch-Site`).
+  token: {
+    methods: ["GET", "POST"],
+    csrf: "none",
+    extension: true,
+    bearer: true,
+    jsonErrors: ["GET", "POST"],
+    jsonErrorBody: "type",
+    rateLimits: [
+      { methods: ["POST"], rules: ["token-exchange"] },
+      { methods: ["GET"], rules: ["access-token"] },
+    ],
+  },
+  // tokens.md T2: the native sign-in confirm page and its form (with `native`); cookies only.
+  native: { methods: ["GET", "POST"], csrf: "post", extension: true },
+  // tokens.md T3.3: the public signing keys (with `accessTokens`).
+  jwks: { methods: ["GET"], csrf: "none", extension: true },
   // The second step of a sign-in (`twoFactor`): GET the page or the challenge as JSON, POST a code.
   "two-factor": {
     methods: ["GET", "POST"],
@@ -199,8 +225,9 @@ export const routes = {
   "resend-verification": passwordRoute(["POST"], ["password-forgot-ip"]),
   "forgot-password": passwordRoute(["GET", "POST"], ["password-forgot-ip"]),
   "reset-password": passwordRoute(["GET", "POST"], ["password-token-ip"]),
-  "change-password": passwordRoute(["POST"]),
-  "set-password": passwordRoute(["POST"]),
+  // tokens.md T1.2: a bearer session may change or set its password (a re-issue goes out in `X-Auth-Token`).
+  "change-password": { ...passwordRoute(["POST"]), bearer: true },
+  "set-password": { ...passwordRoute(["POST"]), bearer: true },
 } as const satisfies Record<string, RoutePolicy>
 
 export type AuthAction = keyof typeof routes

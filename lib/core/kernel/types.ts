@@ -13,6 +13,8 @@ import type { raw, skipCSRFCheck } from "../../symbols"
 import type { SessionCacheOptions } from "./config/session-cache"
 import type { AuditOptions } from "./audit/types"
 import type { AccountOptions, AdminOptions } from "./accounts/types"
+import type { AccessTokensOptions } from "./config/access-tokens"
+import type { NativeOptions } from "./config/native"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -43,6 +45,11 @@ export interface SessionOptions {
    * effect at once; one made by another process, or directly in the database, after at most `ttl` seconds.
    */
   cache?: SessionCacheOptions
+  /**
+   * Bearer sessions (tokens.md T1): accept `Authorization: Bearer <session token>` wherever a session cookie counts,
+   * and answer sign-ins sent with `X-Auth-Return-Token: 1` with the token in JSON instead of a cookie. Default false.
+   */
+  bearer?: boolean
 }
 
 export interface JWTOptions {
@@ -240,10 +247,17 @@ export interface EventCallbacks {
   /** Gatehouse: a security-relevant event, e.g. `webauthn.counter_regression` (a cloned or replayed authenticator). */
   /** Gatehouse: `getAccessToken()` failed for good (`invalid_grant`, `id_token_mismatch`, `no_refresh_token`). */
   refreshTokenError: (message: { provider: string; userId?: string; reason: string }) => Awaitable<void>
+  /** Gatehouse (tokens.md T3): an access token was issued (never the token itself). */
+  accessTokenIssued: (message: { userId: string; audience: string; scope?: string; jti: string }) => Awaitable<void>
+  /** Gatehouse (tokens.md T3.4): the generated access-token signing keys rotated. */
+  signingKeyRotated: (message: { kid: string; previousKid?: string }) => Awaitable<void>
+  /** Gatehouse (tokens.md T2): a native one-time code was redeemed for a new bearer session. */
+  nativeSignIn: (message: { user: User | AdapterUser; provider: string; redirectUri: string }) => Awaitable<void>
   securityAlert: (
     message:
       | { type: "webauthn.counter_regression"; userId: string; credentialID: string }
-      | { type: "twofactor.locked" | "twofactor.trust_replayed"; userId: string },
+      | { type: "twofactor.locked" | "twofactor.trust_replayed"; userId: string }
+      | { type: "native.code_reuse"; userId: string },
   ) => Awaitable<void>
 }
 
@@ -259,6 +273,8 @@ export type RateLimitRuleName =
   | "backchannel"
   | "session-update"
   | "oauth-par-ip"
+  | "token-exchange"
+  | "access-token"
   | "two-factor-challenge"
   | "two-factor-account"
   | "email-code"
@@ -397,6 +413,10 @@ export interface AuthConfig {
   store?: KeyValueStore
   /** Colors, logo and button text of the built-in pages. */
   theme?: Theme
+  /** Access tokens for other services (RFC 9068) from `GET <base>/token`, keys at `GET <base>/jwks` (tokens.md T3). */
+  accessTokens?: AccessTokensOptions
+  /** Native-app and CLI sign-in through the system browser (RFC 8252, tokens.md T2). */
+  native?: NativeOptions
   /** Two-factor sign-in (TOTP, backup codes, trusted devices, email codes) after every first factor. */
   twoFactor?: TwoFactorOptions
   /**

@@ -4,6 +4,7 @@
  * sign-in/error pages are exempt, and a redirect back to the current URL is not followed. The framework layers only
  * render the verdict.
  */
+import { carriedBearer } from "../kernel/bearer"
 import type { ResolvedConfig } from "../kernel/config/resolve"
 import { isRoute } from "../kernel/routes"
 import type { Session } from "../kernel/types"
@@ -46,7 +47,7 @@ export type AccessVerdict =
   /** Send this `Response` from `authorized` as it is (with the session cookies). */
   | { kind: "response"; response: Response }
   /** 401 JSON, 403, or (`location` set) a 302 to the sign-in page. */
-  | { kind: "deny"; status: 401 | 403 | 302; json: boolean; location?: string }
+  | { kind: "deny"; status: 401 | 403 | 302; json: boolean; location?: string; challenge?: string }
 
 /**
  * Whether the client is an API client (JSON answers) rather than a browser: an `Accept` without `text/html`, an XHR,
@@ -142,6 +143,11 @@ export async function decideAccess(
   options: AccessOptions = {},
 ): Promise<AccessVerdict> {
   const deny = (status: 401 | 403): AccessVerdict => {
+    // tokens.md T1.3: with bearer sessions on, a request with an `Authorization` header is always an API client.
+    if (status === 401 && config.session.bearer && request.headers.has("authorization")) {
+      const challenge = carriedBearer(request.headers) ? 'Bearer error="invalid_token"' : "Bearer"
+      return { kind: "deny", status, json: true, challenge }
+    }
     const json = wantsJson(request.headers)
     if (status === 403 || json) return { kind: "deny", status, json }
     const page = options.signInUrl ?? config.pages.signIn ?? `${config.basePath}/signin`

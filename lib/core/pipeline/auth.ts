@@ -28,7 +28,6 @@ import {
 import { CookieJar, serializeCookie } from "../kernel/cookies/jar"
 import type { CookielessAnswer } from "./cookieless"
 import { resolveCsrf } from "../kernel/csrf"
-import { passwordErrorAnswer } from "../methods/password/routes"
 import {
   configErrorResponse,
   errorRedirect,
@@ -36,8 +35,12 @@ import {
   json,
   jsonError,
   serviceUnavailable,
+  tokenSignInError,
   unknownRouteAnswer,
 } from "./error-answers"
+import { isTokenSignIn } from "../kernel/bearer"
+import { nativeRefusal, nativeStart } from "../methods/native/start"
+import { passwordErrorAnswer } from "../methods/password/routes"
 import type { raw } from "../../symbols"
 import type { AuthConfig, Awaitable } from "../kernel/types"
 
@@ -71,11 +74,16 @@ export interface PipelineOptions {
 export async function pipeline(
   runtime: Pick<ConfigRuntime, "sessionCache">,
   config: ResolvedConfig,
-  authRequest: AuthRequest,
+  request: AuthRequest,
   options: PipelineOptions,
 ): Promise<Outcome> {
+  let authRequest = request
   const { logger } = config
   const { origin, cookies } = requestOrigin(config, authRequest.url)
+  // tokens.md T2.3: a native start's callbackUrl is an app URI, checked against native.redirectUris alone.
+  const native = options.trusted ? undefined : await nativeStart(config, authRequest, origin)
+  if (native && "refused" in native) return nativeRefusal(config, origin, native.refused)
+  if (native) authRequest = { ...authRequest, query: { ...authRequest.query, callbackUrl: native.continuation } }
   // An invalid explicit `callbackUrl` is the caller's mistake (400), not a server error.
   const explicit = authRequest.query.callbackUrl
   if (explicit && !isValidCallbackUrl(explicit, origin)) {
@@ -94,7 +102,8 @@ export async function pipeline(
   }
 
   // A server call answers its caller, never a script: the header of the request it runs for does not apply.
-  const returnRedirect = !options.trusted && authRequest.headers.has("X-Auth-Return-Redirect")
+  const tokenAnswer = !options.trusted && isTokenSignIn(config, authRequest)
+  const returnRedirect = !options.trusted && !tokenAnswer && authRequest.headers.has("X-Auth-Return-Redirect")
   let jar = new CookieJar()
   try {
     const ctx = await createContext(config, authRequest, {
@@ -102,6 +111,7 @@ export async function pipeline(
       sessionCache: runtime.sessionCache,
       ...(options.clientIp !== undefined ? { clientIp: options.clientIp } : {}),
       ...(options.trusted ? { trusted: options.trusted } : {}),
+      ...(tokenAnswer ? { tokenAnswer } : {}),
     })
     jar = ctx.jar
     const result = await route(ctx)
@@ -118,6 +128,7 @@ export async function pipeline(
     else logger.error(error instanceof Error ? error : new AuthError(String(error)))
     // A server call answers its caller with the error itself: nothing here turns it into a page.
     if (options.trusted) throw error
+    if (tokenAnswer) return tokenSignInError(error)
     const status = error instanceof AuthError ? error.status : undefined
     const policy = policyOf(authRequest.action)
     const jsonAnswer =

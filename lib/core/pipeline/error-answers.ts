@@ -2,7 +2,14 @@
  * The pipeline's answers to failures: JSON errors in a route's form, the redirect to the error or sign-in page, the
  * outage answer to API clients, and the answer to a config that cannot be resolved.
  */
-import { AuthError, CredentialsSignin, ErrorPageLoop, RateLimited, isClientSafeError } from "../../errors"
+import {
+  AuthError,
+  CredentialsSignin,
+  ErrorPageLoop,
+  RateLimited,
+  isClientSafeError,
+  isServiceUnavailable,
+} from "../../errors"
 import type { ResolvedConfig } from "../kernel/config/types"
 import { requestOrigin } from "../kernel/context"
 import { pageHeaders, renderErrorPage } from "../kernel/pages"
@@ -127,4 +134,36 @@ export function isApiClient(headers: Headers, action: string): boolean {
 export function serviceUnavailable(url?: string): Response {
   const body = url === undefined ? { error: "ServiceUnavailable" } : { error: "ServiceUnavailable", url }
   return json(503, body, { "Retry-After": String(OUTAGE_RETRY_AFTER), "Cache-Control": "no-store" })
+}
+
+/** Statuses of the token sign-in refusals (tokens.md T1.4) by error type; others use the error's status, else 400. */
+const tokenStatus: Readonly<Record<string, number>> = {
+  CredentialsSignin: 401,
+  AccessDenied: 403,
+  TwoFactorRequired: 401,
+  AccountBanned: 403,
+  EmailNotVerified: 403,
+  Verification: 401,
+}
+
+/**
+ * The answer to a token sign-in that failed (tokens.md T1.4): always JSON with `no-store`, never a redirect or a
+ * cookie. `CredentialsSignin` carries its `code`; a limiter refusal is 429 with `Retry-After`.
+ *
+ * @example
+ * ```ts
+ * return tokenSignInError(new CredentialsSignin()) // 401 {"error":"CredentialsSignin","code":"credentials"}
+ * ```
+ */
+export function tokenSignInError(error: unknown): Response {
+  const headers = { "Cache-Control": "no-store", Pragma: "no-cache" }
+  if (error instanceof RateLimited) return json(429, { error: "RateLimited" }, { ...error.headers, ...headers })
+  if (error instanceof CredentialsSignin) return json(401, { error: error.type, code: error.code }, headers)
+  if (isServiceUnavailable(error)) return serviceUnavailable()
+  if (!(error instanceof AuthError)) return json(500, { error: "Configuration" }, headers)
+  if (error.status === 400 || error.status === 413) return json(error.status, { error: "InvalidRequest" }, headers)
+  const known = tokenStatus[error.type]
+  if (known !== undefined) return json(known, { error: error.type }, headers)
+  if (!isClientSafeError(error)) return json(500, { error: "Configuration" }, headers)
+  return json(error.status ?? 400, { error: error.type }, headers)
 }

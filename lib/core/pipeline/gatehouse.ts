@@ -26,6 +26,9 @@ import {
 } from "../session/manage"
 import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions } from "../session/refresh"
 import type { PrincipalMemo, SessionContext } from "../session/types"
+import { reissuedTokenHeaders } from "../session/session-route"
+import { carriedBearer } from "../kernel/bearer"
+import { issueForRequest, rotateForConfig, type AccessTokenRequest, type IssuedAccessToken } from "./token-members"
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { accountMembers, type AccountMembers } from "./accounts"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
@@ -45,7 +48,7 @@ import {
 
 export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
 export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
-export type { PathRouting, TotpEnrolment, TwoFactorStatus, AccountMembers }
+export type { PathRouting, AccessTokenRequest, IssuedAccessToken, TotpEnrolment, TwoFactorStatus, AccountMembers }
 export type { ServerOnlyAccountMember } from "./accounts"
 export { SERVER_ONLY_ACCOUNT_MEMBERS } from "./accounts"
 // What the edges need of the core beyond this object, so they import nothing else of it.
@@ -93,6 +96,14 @@ export interface RequestPort {
   read(config: ResolvedConfig, options: ReadOptions): Promise<RequestRead>
   /** Writes (Express) or queues (Fetch) `Set-Cookie` values for this request's answer. */
   setCookies(values: string[], config: ResolvedConfig): void
+  /** Sets headers on this request's answer (a re-issued bearer session's `X-Auth-Token`), where the edge can. */
+  setHeaders?(headers: Record<string, string>): void
+}
+
+/** A bearer session re-issued by a server-side read goes out in `X-Auth-Token` (tokens.md T1.3), not a cookie. */
+function sendReissuedToken(port: RequestPort, ctx: SessionContext): void {
+  const headers = reissuedTokenHeaders(ctx)
+  if (headers["X-Auth-Token"] !== undefined) port.setHeaders?.(headers)
 }
 
 /**
@@ -159,6 +170,10 @@ export interface Gatehouse extends TwoFactorMembers<RequestPort> {
   revokeUserSessions(userId: string): Promise<number>
   deleteUser(userId: string): Promise<AdapterUser | null>
   resetRateLimit(options: { identifier: string }): Promise<void>
+  /** tokens.md T3.2: an access token for the request's user, or `null` without a session. */
+  issueAccessToken(port: RequestPort, input?: AccessTokenRequest): Promise<IssuedAccessToken | null>
+  /** tokens.md T3.4: rotates the generated access-token keys now. */
+  rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
   /** A server function of the Password provider (`signUp`, `changePassword`, ...); its cookies go through the port. */
   password(port: RequestPort, member: PasswordMember, input?: PasswordInput): Promise<{ ok: true }>
   /** Account self-service, administration and the audit trail (accounts.md), mapped by name by the edges. */
@@ -229,17 +244,20 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
   }
 
   /** The session context of a server-side call on `port`, sharing the request's memory of who is signed in. */
-  const contextOf = (port: RequestPort, rt: ConfigRuntime, config: ResolvedConfig): SessionContext =>
-    serverSessionContext(
+  const contextOf = (port: RequestPort, rt: ConfigRuntime, config: ResolvedConfig): SessionContext => {
+    const bearer = config.session.bearer ? carriedBearer(port.headers()) : undefined
+    return serverSessionContext(
       config,
       {
         secure: port.https,
         cookie: port.cookie,
         userAgent: port.userAgent,
         clientIp: () => port.clientIp(config) ?? null,
+        ...(bearer ? { bearer } : {}),
       },
       { sessionCache: rt.sessionCache, memo: memoryOf(port.native).principal },
     )
+  }
 
   /** Runs `fn` on the session context of `port`; the cookies it set go out through the port, even when it throws. */
   const withSession = async <T>(
@@ -253,13 +271,16 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
       return await fn(ctx, rt)
     } finally {
       port.setCookies(ctx.jar.toHeaders(), config)
+      sendReissuedToken(port, ctx)
     }
   }
 
   const readSession = async (port: RequestPort, rt: ConfigRuntime): Promise<Session | null> => {
     const config = resolved(rt)
-    const state = await readServerSession(contextOf(port, rt, config))
+    const ctx = contextOf(port, rt, config)
+    const state = await readServerSession(ctx)
     port.setCookies(state.setCookies, config)
+    sendReissuedToken(port, ctx)
     return state.session
   }
 
@@ -320,7 +341,8 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     },
     async handle(port, rt, config) {
       // `GET <base>/session` with no query and no Cookie header: an answer that depends on the origin only.
-      if (port.method === "GET" && port.cookie === undefined && port.target === `${config.basePath}/session`) {
+      const kept = port.method === "GET" && port.cookie === undefined && port.target === `${config.basePath}/session`
+      if (kept && !(config.session.bearer && port.headers().has("authorization"))) {
         return cookielessSessionRead(rt, config, config.authUrl?.origin ?? port.origin())
       }
       const read = await port.read(config, {
@@ -378,6 +400,9 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     revokeUserSessions: async (userId) => revokeUserSessions(await serverConfig(), userId),
     deleteUser: async (userId) => deleteUser(await serverConfig(), userId),
     resetRateLimit: async ({ identifier }) => resetAccountLimits(await serverConfig(), identifier),
+    issueAccessToken: (port, input) =>
+      withSession(port, (ctx) => issueForRequest(ctx, ctx.config.authUrl?.origin ?? port.origin(), input)),
+    rotateAccessTokenKeys: async () => rotateForConfig(await serverConfig()),
     ...twoFactorMembers<RequestPort>(
       (port, fn) => withSession(port, (ctx) => fn(ctx)),
       (port) => port.origin(),

@@ -23,6 +23,9 @@ import { adminAction } from "../methods/account/admin-routes"
 import { jsonHeaders } from "../kernel/response"
 import { limitRoute } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
+import { jwksAction, tokenAction } from "../methods/tokens/routes"
+import { nativeAction } from "../methods/native/confirm"
+import { exchangeNativeCode } from "../methods/native/exchange"
 import { twoFactorAction } from "../methods/two-factor/route"
 import { passwordHandlers } from "../methods/password/routes"
 
@@ -44,6 +47,9 @@ const handlers: Record<AuthAction, Handler | undefined> = {
   admin: adminAction,
   "signout-callback": signOutCallbackAction,
   "backchannel-logout": backchannelLogoutAction,
+  token: (ctx) => (ctx.request.method === "POST" && ctx.config.native ? exchangeNativeCode(ctx) : tokenAction(ctx)),
+  native: nativeAction,
+  jwks: jwksAction,
   "two-factor": twoFactorAction,
   ...passwordHandlers,
 }
@@ -100,7 +106,7 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   const result = await handler(ctx)
   // Looked at only when the browser carries the refill cookie: most requests never pay for the check.
   const refill = ctx.request.cookies[ctx.cookies.credentialsRefill.name]
-  if (refill !== undefined && changesWhoIsSignedIn(ctx)) forgetRejectedFields(ctx)
+  if (refill !== undefined && !ctx.tokenAnswer && changesWhoIsSignedIn(ctx)) forgetRejectedFields(ctx)
   return result
 }
 

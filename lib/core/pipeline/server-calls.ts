@@ -8,6 +8,7 @@ import type { ResolvedConfig } from "../kernel/config/types"
 import { requestOrigin } from "../kernel/context"
 import { invokeAction, type ActionCall } from "./invoke"
 import { originGuardPasses } from "../kernel/origin-guard"
+import { carriedBearer } from "../kernel/bearer"
 import type { ConfigRuntime } from "./runtime"
 import type { Session } from "../kernel/types"
 
@@ -180,7 +181,10 @@ export async function serverSignOut(
   request: ServerCallRequest,
   options: SignOutOptions = {},
 ): Promise<ServerCallResult> {
-  if (options.csrf !== false) assertGuard(resolved, request, "signOut")
+  // tokens.md T1.5: a request that carries a bearer is identified by it alone (never by the cookie), and no page on
+  // another site can send an `Authorization` header without a preflight: it needs no other origin proof.
+  const bearer = resolved.session.bearer ? carriedBearer(request.headers) : undefined
+  if (options.csrf !== false && !bearer?.token) assertGuard(resolved, request, "signOut")
   const callbackUrl = options.redirectTo ?? refererTarget(request.headers, request.origin)
   const outcome = await invokeAction(runtime, resolved, {
     ...baseCall(request),

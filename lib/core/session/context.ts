@@ -19,13 +19,16 @@ export function sessionContext(ctx: RequestContext): SessionContext {
     slice = {
       config: ctx.config,
       cookies: ctx.cookies,
-      requestCookies: ctx.request.cookies,
+      // A token sign-in ignores the browser's cookies: its session is not replaced or deleted (tokens.md T1.4).
+      requestCookies: ctx.tokenAnswer ? {} : ctx.request.cookies,
       jar: ctx.jar,
       sessionCache: ctx.sessionCache,
       userAgent: ctx.request.headers.get("user-agent"),
       clientIp: () =>
         ctx.clientIp !== undefined ? ctx.clientIp : (ctx.config.rateLimit.ip?.(ctx.webRequest()) ?? null),
       memo: {},
+      ...(ctx.bearer ? { bearer: ctx.bearer } : {}),
+      ...(ctx.bearer || ctx.tokenAnswer ? { tokenOut: {} } : {}),
     }
     slices.set(ctx, slice)
   }

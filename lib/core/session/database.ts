@@ -35,6 +35,14 @@ function sessionAdapter(ctx: SessionContext): SessionAdapter {
  * ```
  */
 export function writeDatabaseSessionCookie(ctx: SessionContext, sessionToken: string, expires: Date): void {
+  if (ctx.tokenOut) {
+    // A bearer session slides server-side and gets no header; a token sign-in hands the new token to the client.
+    if (!ctx.bearer) {
+      ctx.tokenOut.token = sessionToken
+      ctx.tokenOut.expires = Math.floor(expires.valueOf() / 1000)
+    }
+    return
+  }
   const { name, options } = ctx.cookies.sessionToken
   ctx.jar.set(name, sessionToken, { ...options, expires })
 }

@@ -3,7 +3,7 @@
  * asking the `signIn` callback, and finishing with one session and one redirect.
  */
 import type { AdapterUser } from "../../storage/adapter"
-import { AccessDenied, AuthError } from "../../errors"
+import { AccessDenied, AuthError, TwoFactorRequired } from "../../errors"
 import { subjectOfIdToken, type IdpRecord } from "../../oauth"
 import { recordFromAccount } from "./tokens"
 import type { RequestContext } from "../kernel/context"
@@ -11,6 +11,8 @@ import type { AuthResult } from "../kernel/response"
 import { issueSession } from "./"
 import type { Account, CallbacksOptions, Profile, TwoFactorUsed, User } from "../kernel/types"
 import { sessionContext } from "./context"
+import { tokenAnswerHeaders } from "../kernel/bearer"
+import type { SessionContext } from "./types"
 import { secondFactorFor, startChallenge } from "./two-factor/decide"
 import { useTrustedDevice } from "./two-factor/trust"
 import { recordAudit } from "../kernel/audit"
@@ -77,6 +79,9 @@ export interface CompleteSignInOptions {
 export async function finishSignIn(ctx: RequestContext, params: FinishSignInParams): Promise<AuthResult> {
   const method = await secondFactorFor(ctx, params)
   if (method === null) return completeSignIn(ctx, params)
+  // tokens.md T1.4: a token sign-in cannot run a second step (no pending cookie): the app signs such users in through
+  // the browser flow of T2, which runs the second factor in the browser.
+  if (ctx.tokenAnswer) throw new TwoFactorRequired("A second factor is required: sign in through the browser")
   if (await useTrustedDevice(ctx, String(params.user.id))) {
     return completeSignIn(ctx, params, { twoFactor: "trusted-device" })
   }
@@ -115,9 +120,11 @@ export async function completeSignIn(
   const callbackUrl = options.callbackUrl ?? ctx.callbackUrl
   const provider = account ? ctx.config.providerById.get(account.provider) : undefined
   const keepsTokens = provider && "refresh" in provider && provider.refresh && ctx.config.session.strategy === "jwt"
+  const slice = sessionContext(ctx)
+  const userId = user.id === undefined || user.id === null ? null : String(user.id)
   // A banned user gets no session (accounts.md §3.4); the reason never reaches the client.
-  await assertNotBanned(sessionContext(ctx), user.id === undefined || user.id === null ? null : String(user.id))
-  await issueSession(sessionContext(ctx), {
+  await assertNotBanned(slice, userId)
+  await issueSession(slice, {
     user,
     account,
     ...(profile ? { profile } : {}),
@@ -137,16 +144,42 @@ export async function completeSignIn(
         }
       : {}),
   })
-  await recordAudit(sessionContext(ctx), {
+  await recordAudit(slice, {
     type: "signin",
-    userId: user.id === undefined || user.id === null ? null : String(user.id),
+    userId,
     provider: account?.provider ?? ctx.provider?.id ?? null,
     details: { newUser: isNewUser === true },
   })
+  if (ctx.tokenAnswer) {
+    // tokens.md T1.4: the session goes to the client in JSON, never as a cookie (the `jwt` callback may issue none).
+    const issued = slice.tokenOut
+    if (!issued?.token) throw new AccessDenied("No session was issued")
+    return { status: 200, headers: { ...tokenAnswerHeaders }, body: { token: issued.token, expires: issued.expires } }
+  }
   const newUser = ctx.config.pages.newUser
   if (isNewUser && newUser) {
     const query = new URLSearchParams({ callbackUrl })
     return { redirect: `${newUser}${newUser.includes("?") ? "&" : "?"}${query}` }
   }
   return { redirect: callbackUrl }
+}
+
+/**
+ * Issues a new session handed to a client as a token instead of a cookie (the native code exchange of tokens.md
+ * T2.4): nothing of the request's cookies is read, replaced or deleted. Fires `events.signIn` as every sign-in does.
+ *
+ * @example
+ * ```ts
+ * const { token, expires } = await issueTokenSession(ctx, { user, account })
+ * ```
+ */
+export async function issueTokenSession(
+  ctx: RequestContext,
+  params: { user: User | AdapterUser; account: Account },
+): Promise<{ token: string; expires: number }> {
+  const slice: SessionContext = { ...sessionContext(ctx), requestCookies: {}, memo: {}, tokenOut: {} }
+  await issueSession(slice, { ...params, trigger: "signIn" })
+  const issued = slice.tokenOut
+  if (!issued?.token || issued.expires === undefined) throw new AccessDenied("No session was issued")
+  return { token: issued.token, expires: issued.expires }
 }

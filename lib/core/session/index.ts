@@ -33,6 +33,8 @@ export interface ServerSessionRequest {
   userAgent?: string | null
   /** The client IP as the edge resolves it (read only when something records it: `session.storeIp`, the audit). */
   clientIp?: () => string | null
+  /** The bearer session the request carries, with `session.bearer` on (tokens.md T1): it decides, not the cookie. */
+  bearer?: { token: string | null }
 }
 
 /**
@@ -59,6 +61,7 @@ export function serverSessionContext(
     userAgent: request.userAgent,
     ...(request.clientIp ? { clientIp: request.clientIp } : {}),
     memo: options.memo ?? {},
+    ...(request.bearer ? { bearer: request.bearer, tokenOut: {} } : {}),
   }
 }
 

@@ -65,6 +65,12 @@ export async function writeJwtSession(ctx: SessionContext, token: JWT, present: 
     maxAge: config.jwt.maxAge,
   })
   const expires = new Date(Date.now() + config.session.maxAge * 1000)
+  if (ctx.tokenOut) {
+    // A bearer client gets the token itself (T1.3 re-issue, T1.4): one string, never chunked, never a cookie.
+    ctx.tokenOut.token = encoded
+    ctx.tokenOut.expires = Math.floor(Date.now() / 1000) + config.jwt.maxAge
+    return
+  }
   writeSessionCookie(
     ctx.jar,
     cookies.sessionToken.name,
@@ -95,7 +101,8 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       return null
     }
     if (stored.present.length > 0) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
-    if (result.token && (result.reason === "revoked" || result.reason === "backchannel")) {
+    // A bearer is not cleared by a read, so its end was already told once, where it was ended (tokens.md T1.6).
+    if (!ctx.bearer && result.token && (result.reason === "revoked" || result.reason === "backchannel")) {
       await config.events.signOut({
         token: result.reason === "backchannel" ? withoutReserved(result.token) : result.token,
         reason: result.reason,
@@ -104,7 +111,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     return null
   }
   const payload = (result.principal as JwtPrincipal).token
-  const cookieValue = stored.value as string
+  const cookieValue = (ctx.bearer?.token ?? stored.value) as string
   try {
     // The default `jwt` callback returns the token it is given: without the user's own, the copy is the result.
     const returned =

@@ -8,7 +8,7 @@
 import type { AdapterSession, AdapterUser } from "../../storage/adapter"
 import { AdapterError, JWTSessionError, SessionTokenError } from "../../errors"
 import { adapterError } from "../kernel/config/adapter"
-import { readSessionCookie } from "../../cookie-header"
+import { readSessionCookie, type StoredSessionCookie } from "../../cookie-header"
 import type { JWT } from "../kernel/types"
 import { claimsOf, sessionEndKey, sessionWatermarkKey } from "./claims"
 import { store } from "../kernel/config/stores"
@@ -83,13 +83,30 @@ export async function signedInUser(ctx: SessionContext): Promise<AdapterUser | n
   return (await adapter.getUser(principal.userId)) ?? null
 }
 
+/** Nothing of the cookie is read, refreshed or cleared for a request that carries a bearer (T1.3 rule 2). */
+const NO_COOKIE: StoredSessionCookie = Object.freeze({ value: undefined, present: [] as string[] })
+
+/**
+ * The session credential of the request: its bearer when it carries one where one counts (T1.3: the bearer decides,
+ * and a malformed one never falls back to the cookie), else the session cookie.
+ */
+function credentialOf(ctx: SessionContext): {
+  value: string | undefined
+  cookie: StoredSessionCookie
+  bearer: boolean
+} {
+  if (ctx.bearer) return { value: ctx.bearer.token ?? undefined, cookie: NO_COOKIE, bearer: true }
+  const cookie = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
+  return { value: cookie.value, cookie, bearer: false }
+}
+
 async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
   const { config } = ctx
-  const cookie = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
-  if (!cookie.value) return { ok: false, reason: "none", cookie }
+  const { value, cookie, bearer } = credentialOf(ctx)
+  if (!value) return { ok: false, reason: bearer ? "invalid" : "none", cookie }
   let token: JWT
   try {
-    token = await decodeSessionToken(ctx, cookie.value)
+    token = await decodeSessionToken(ctx, value)
   } catch (error) {
     const reason = expectedDecodeFailures[(error as Error).message]
     if (reason === undefined) {
@@ -147,11 +164,11 @@ async function endedElsewhere(
 
 async function databasePrincipal(ctx: SessionContext): Promise<PrincipalResult> {
   const { config } = ctx
-  const cookie = readSessionCookie(ctx.requestCookies, ctx.cookies.sessionToken.name)
-  if (!cookie.value) return { ok: false, reason: "none", cookie }
+  const { value, cookie, bearer } = credentialOf(ctx)
+  if (!value) return { ok: false, reason: bearer ? "invalid" : "none", cookie }
   let found: { session: AdapterSession; user: AdapterUser } | null
   try {
-    found = await findSessionByCookie(store(config, "sessions"), cookie.value)
+    found = await findSessionByCookie(store(config, "sessions"), value)
   } catch (error) {
     // An adapter failure was logged once already, by the adapter wrapper.
     if (!(error instanceof AdapterError)) {

@@ -3,6 +3,7 @@ import { readSession } from "./"
 import type { RequestContext } from "../kernel/context"
 import { jsonHeaders, noCacheHeaders, type AuthResult } from "../kernel/response"
 import { sessionContext } from "./context"
+import type { SessionContext } from "./types"
 
 /**
  * Answers GET /session (and POST with `{csrfToken, data}` for updates; the router answers a failed CSRF check with
@@ -14,18 +15,34 @@ import { sessionContext } from "./context"
  * ```
  */
 export async function sessionAction(ctx: RequestContext): Promise<AuthResult> {
+  const slice = sessionContext(ctx)
   if (ctx.request.method === "POST") {
-    const session = await readSession(sessionContext(ctx), {
+    const session = await readSession(slice, {
       reissue: "always",
       update: { data: ctx.request.body?.data },
       failOnOutage: true,
     })
-    return { headers: { ...jsonHeaders }, body: session }
+    return { headers: { ...jsonHeaders, ...reissuedTokenHeaders(slice) }, body: session }
   }
   // A JWT cookie is re-issued only when that changes something (issue 16, a deliberate difference from the
   // reference); a database session cookie is re-sent on every read, as the reference does (it costs no crypto).
   const reissue = ctx.config.session.strategy === "jwt" ? "throttled" : "always"
   // An outage answers 503 (the Auth.js client reads a failed /session as no session, and may retry), not `null`.
-  const session = await readSession(sessionContext(ctx), { reissue, failOnOutage: true })
-  return { headers: { ...jsonHeaders, ...noCacheHeaders }, body: session }
+  const session = await readSession(slice, { reissue, failOnOutage: true })
+  return { headers: { ...jsonHeaders, ...noCacheHeaders, ...reissuedTokenHeaders(slice) }, body: session }
+}
+
+/**
+ * A JWT bearer session re-issued by this read (tokens.md T1.3): the new token in `X-Auth-Token` and its expiry in
+ * `X-Auth-Token-Expires`, never a cookie. Nothing for a cookie request.
+ *
+ * @example
+ * ```ts
+ * const headers = reissuedTokenHeaders(sessionContext(ctx))
+ * ```
+ */
+export function reissuedTokenHeaders(ctx: Pick<SessionContext, "bearer" | "tokenOut">): Record<string, string> {
+  const out = ctx.bearer ? ctx.tokenOut : undefined
+  if (!out?.token) return {}
+  return { "X-Auth-Token": out.token, "X-Auth-Token-Expires": String(out.expires), "Cache-Control": "no-store" }
 }

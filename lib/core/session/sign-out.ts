@@ -8,6 +8,7 @@ import { withoutReserved } from "./idp"
 import { currentPrincipal, forgetPrincipal } from "./principal"
 import type { SessionContext } from "./types"
 import { recordAudit } from "../kernel/audit"
+import { claimsOf, sessionEndKey } from "./claims"
 
 /** The session a sign-out ended: the JWT that was valid, or the database row that was deleted. */
 export interface EndedSession {
@@ -56,4 +57,44 @@ export async function endSession(ctx: SessionContext): Promise<EndedSession> {
   const userId = ended.token?.sub ?? ended.session?.userId
   if (typeof userId === "string") await recordAudit(ctx, { type: "signout", userId })
   return ended
+}
+
+/**
+ * Signs out the bearer session a request carries (tokens.md T1.6): a database row is deleted; a JWT session is ended
+ * by its `sess-end` marker (checked by the door on every read, cookie or bearer) for `session.maxAge`. `events.signOut`
+ * fires once for a session that was live; an unknown, expired or already revoked bearer ends nothing and fires
+ * nothing (RFC 7009). No cookie is read or written. Resolves whether a session was ended.
+ *
+ * @example
+ * ```ts
+ * if (ctx.bearer) await endBearerSession(sessionContext(ctx))
+ * ```
+ */
+export async function endBearerSession(
+  ctx: SessionContext,
+  reason?: "revoked",
+): Promise<(EndedSession & { userId?: string }) | null> {
+  const { config } = ctx
+  const door = await currentPrincipal(ctx)
+  if (!door.ok) return null
+  const { principal } = door
+  let ended: EndedSession
+  if (principal.strategy === "database") {
+    const session = await sessionStore(config).deleteSession(principal.session.sessionToken)
+    await config.events.signOut({ session: session ?? principal.session, ...(reason ? { reason } : {}) })
+    ended = { session: session ?? principal.session }
+  } else {
+    const { token, userId } = principal
+    const epoch = claimsOf(token)?.se
+    if (userId === undefined || typeof epoch !== "number") {
+      // Nothing names this one session in the store: it cannot be ended alone, so it is left as it is.
+      config.logger.debug("bearer sign-out: the session has no epoch; nothing ended")
+      return null
+    }
+    await config.store.set(sessionEndKey(userId, epoch), "1", config.session.maxAge)
+    await config.events.signOut({ token: withoutReserved(token), ...(reason ? { reason } : {}) })
+    ended = { token }
+  }
+  forgetPrincipal(ctx)
+  return { ...ended, userId: principal.userId }
 }

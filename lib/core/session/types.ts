@@ -20,6 +20,22 @@ export interface SessionContext {
   readonly clientIp?: () => string | null
   /** The request's memory of who is signed in ({@link currentPrincipal}): shared by every reader of one request. */
   readonly memo?: PrincipalMemo
+  /**
+   * The bearer session the request carries where one counts (tokens.md T1): the door reads it instead of the cookie
+   * (`token: null`: a malformed `Bearer` header, no session). Absent: the cookie decides.
+   */
+  readonly bearer?: { readonly token: string | null }
+  /**
+   * Where an issued or re-issued session goes instead of the cookie jar: set for a request identified by its bearer
+   * (re-issue in `X-Auth-Token`) and for a token sign-in (`{token, expires}` in JSON).
+   */
+  readonly tokenOut?: IssuedToken
+}
+
+/** A session token issued to a client instead of a cookie, and when it expires (seconds since the epoch). */
+export interface IssuedToken {
+  token?: string
+  expires?: number
 }
 
 export interface SessionReadOptions {

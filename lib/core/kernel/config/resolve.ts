@@ -1,5 +1,7 @@
 /** Resolves a user's `AuthConfig` once: env defaults, provider merging, defaults, validation, freezing. */
 import { randomBytes } from "node:crypto"
+import { resolveAccessTokens } from "./access-tokens"
+import { resolveNative } from "./native"
 import { InvalidConfig } from "../../../errors"
 import { encode, decode } from "../../../jwt"
 import { createLogger } from "../../../logger"
@@ -114,6 +116,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
     generateSessionToken: config.session?.generateSessionToken ?? (() => randomBytes(32).toString("hex")),
     refresh: Object.freeze({ signOutOnError: config.session?.refresh?.signOutOnError === true }),
     storeIp: storeIpOption(config.session?.storeIp),
+    bearer: config.session?.bearer === true,
     ...(sessionCache ? { cache: sessionCache } : {}),
   })
   const jwt: JWTOptions = Object.freeze({
@@ -195,6 +198,8 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
       accountRoutes: config.features?.accountRoutes === true,
       adminRoutes: config.features?.adminRoutes === true,
     }),
+    ...accessTokensOf(config, env, authUrl),
+    ...nativeOf(config, logger),
     ...(twoFactor ? { twoFactor } : {}),
   }
   // WebAuthn is generally available: the Auth.js flag is accepted, ignored, and noted once per resolved config.
@@ -202,6 +207,16 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
   assertEmailProviders(resolved, env, logger)
   if (resolved.debug) logger.warn("debug-enabled")
   return Object.freeze(resolved)
+}
+
+function nativeOf(config: AuthConfig, logger: { debug(message: string): void }) {
+  const native = resolveNative(config.native, (code) => logger.debug(`warning ${code}`))
+  return native ? { native } : {}
+}
+
+function accessTokensOf(config: AuthConfig, env: Record<string, string | undefined>, authUrl: URL | undefined) {
+  const accessTokens = resolveAccessTokens(config.accessTokens, { production: isProduction(env), authUrl })
+  return accessTokens ? { accessTokens } : {}
 }
 
 /** A timeout option: a positive number of ms (at most 2^31 - 1, the longest timer Node keeps), or the default. */

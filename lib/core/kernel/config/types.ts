@@ -1,4 +1,6 @@
 /** The resolved config: what the core reads on every request, complete, validated and frozen. */
+import type { ResolvedAccessTokens } from "./access-tokens"
+import type { ResolvedNative } from "./native"
 import type {
   AccountTokenAdapter,
   AuthenticatorAdapter,
@@ -153,6 +155,10 @@ export interface ResolvedConfig {
   }>
   /** The rate limiter (`config.rateLimit`): its rules, store and answers. */
   readonly rateLimit: RateLimiter
+  /** Access tokens for other services (tokens.md T3), when configured. */
+  readonly accessTokens?: ResolvedAccessTokens
+  /** Native-app and CLI sign-in (tokens.md T2), when configured. */
+  readonly native?: ResolvedNative
   /** Two-factor sign-in, when `twoFactor` is configured. */
   readonly twoFactor?: ResolvedTwoFactor
   /** The audit trail (`config.audit`): its store, sink and retention. */

@@ -50,6 +50,13 @@ const errorViews: Readonly<Record<string, ErrorView>> = {
     paragraphs: ["The sign in link is no longer valid.", "It may have been used already or it may have expired."],
     retry: true,
   },
+  // tokens.md T2: a native-app sign-in request that cannot go on; the app must start again.
+  NativeSignInError: {
+    status: 400,
+    heading: "Unable to sign in",
+    paragraphs: ["This sign-in request from an app is not valid. Start again from the app."],
+    retry: false,
+  },
 }
 
 // Any other code (or none): the status of the reference (200), with an explanation and both ways back.

@@ -25,6 +25,9 @@ export const defaultRateLimitRules: Readonly<Record<RateLimitRuleName, Readonly<
     "session-update": { limit: 30, window: 60, by: "session" },
     // Each start of a pushing provider costs an authenticated request to the provider (amplification).
     "oauth-par-ip": { limit: 20, window: 60, by: "ip" },
+    // tokens.md section 8: the native code exchange by client IP, access-token issuance by session.
+    "token-exchange": { limit: 30, window: 60, by: "ip" },
+    "access-token": { limit: 60, window: 60, by: "session" },
     // Two-factor sign-in: per challenge and per user; email codes per code request. On with the limiter off.
     "two-factor-challenge": { limit: 5, window: 600, by: "identifier" },
     "two-factor-account": { limit: 10, window: 900, by: "identifier" },

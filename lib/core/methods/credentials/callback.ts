@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto"
 import type { AdapterUser } from "../../../storage/adapter"
 import { store } from "../../kernel/config/stores"
-import { AuthError, CallbackRouteError, CredentialsSignin, InvalidConfig } from "../../../errors"
+import { AccessDenied, AuthError, CallbackRouteError, CredentialsSignin, InvalidConfig } from "../../../errors"
 import type { CredentialsConfig } from "../../../providers/types"
 import { requestWithParsedBody, type RequestContext } from "../../kernel/context"
 import type { AuthResult } from "../../kernel/response"
@@ -174,7 +174,11 @@ export async function credentialsCallback(ctx: RequestContext, provider: Credent
   let user: User = { ...authorized, id: authorized.id ? String(authorized.id) : randomUUID() }
   const account: Account = { providerAccountId: String(user.id), type: "credentials", provider: provider.id }
   const redirect = await runSignInCallback(ctx, { user, account, credentials: ctx.request.body ?? {} })
-  if (redirect) return { redirect }
+  if (redirect) {
+    // A token sign-in cannot follow a redirect: the callback's URL is a refusal (tokens.md T1.4).
+    if (ctx.tokenAnswer) throw new AccessDenied("The signIn callback returned a URL")
+    return { redirect }
+  }
   if (ctx.config.session.strategy === "database") user = await databaseUser(ctx, user)
   return finishSignIn(ctx, { user, account })
 }

@@ -17,6 +17,7 @@ import { store } from "../../kernel/config/stores"
 import type { RequestContext } from "../../kernel/context"
 import { limitIdentifier, resetIdentifier } from "../../kernel/rate-limit/enforce"
 import type { AuthResult } from "../../kernel/response"
+import { reissuedTokenHeaders } from "../../session/session-route"
 import { sessionContext } from "../../session/context"
 import { isSessionFresh, revokeOtherSessions } from "../../session/manage"
 import { currentPrincipal } from "../../session/principal"
@@ -92,7 +93,10 @@ export async function changePasswordAction(ctx: RequestContext): Promise<AuthRes
     await revokeOtherSessions(sessionContext(ctx))
   }
   await notify(ctx, provider, user, "change")
-  return okAnswer(ctx, ctx.callbackUrl)
+  // A bearer request's re-issued session (the only token still valid after the others were revoked) goes back in
+  // `X-Auth-Token` (tokens.md T1.3).
+  const answer = okAnswer(ctx, ctx.callbackUrl)
+  return { ...answer, headers: { ...answer.headers, ...reissuedTokenHeaders(sessionContext(ctx)) } }
 }
 
 /**

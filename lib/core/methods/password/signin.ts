@@ -3,7 +3,7 @@
  * and one cost for an unknown address, a user without a password, a wrong password or an unknown hash format (the
  * dummy hash); `EmailNotVerified` only after a correct password; a transparent re-hash after success.
  */
-import { CredentialsSignin, EmailNotVerified } from "../../../errors"
+import { AccessDenied, CredentialsSignin, EmailNotVerified } from "../../../errors"
 import type { AdapterUser } from "../../../storage/adapter"
 import type { ResolvedPasswordProvider } from "../../kernel/config/password"
 import { store } from "../../kernel/config/stores"
@@ -103,6 +103,8 @@ export async function passwordSignIn(ctx: RequestContext, provider: ResolvedPass
   }
   const account = passwordAccountOf(user.id)
   const redirect = await runSignInCallback(ctx, { user, account, credentials: { email: email! } })
+  // A token sign-in (tokens.md T1.4) cannot follow a redirect: the callback's URL is a refusal.
+  if (redirect && ctx.tokenAnswer) throw new AccessDenied("The signIn callback returned a URL")
   if (redirect) return { redirect }
   return finishSignIn(ctx, { user, account })
 }

@@ -5,7 +5,8 @@ import type { AuthResult } from "../../kernel/response"
 import { signOutPage } from "./pages"
 import { sessionContext } from "../../session/context"
 import { idpOfToken } from "../../session/idp"
-import { endSession } from "../../session/sign-out"
+import { endBearerSession, endSession } from "../../session/sign-out"
+import { tokenAnswerHeaders } from "../../kernel/bearer"
 import { endSessionUrl, idpOfDatabaseSession, idpOfJwtSession } from "../../methods/oauth/federated-logout"
 
 /**
@@ -19,6 +20,11 @@ import { endSessionUrl, idpOfDatabaseSession, idpOfJwtSession } from "../../meth
  */
 export async function signOutAction(ctx: RequestContext): Promise<AuthResult> {
   if (ctx.request.method === "GET") return signOutPage(ctx)
+  if (ctx.bearer) {
+    // tokens.md T1.6: the bearer's session ends; the answer is the same whether or not there was one (RFC 7009).
+    await endBearerSession(sessionContext(ctx))
+    return { status: 200, headers: { ...tokenAnswerHeaders }, body: { ok: true } }
+  }
   const ended = await endSession(sessionContext(ctx))
   let signedIn: { provider: string; idToken?: string } | undefined
   if (ended.token) signedIn = idpOfJwtSession(idpOfToken(ended.token))
