@@ -344,8 +344,13 @@ describeWithService(POSTGRES, "PostgreSQL going away under Express + database se
     const { jar } = await signIn(`hana-${randomSuffix()}`)
     proxy.freeze()
     const session = await sessionOf(jar)
-    expect(session.status).toBe(200)
-    expect(session.text).toBe("null")
+    // Fails closed either way: "no session" when the pool's idle connection times out on the query, or 503 when the
+    // read needs a new connection (background work such as the audit trail's retention pass may hold the idle one)
+    // and the connect times out, which is an unreachable database.
+    expect([
+      { status: 200, text: "null" },
+      { status: 503, text: JSON.stringify({ error: "ServiceUnavailable" }) },
+    ]).toContainEqual({ status: session.status, text: session.text })
     expect((await me(jar)).status).toBe(401)
     expectFailedClosed((await signIn(`ivo-${randomSuffix()}`)).response, errors)
 
