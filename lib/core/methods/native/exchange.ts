@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto"
 import type { Account } from "../../kernel/types"
 import { constantTimeEqual } from "../../kernel/secrets"
+import { recordAudit } from "../../kernel/audit"
 import { tokenAnswerHeaders } from "../../kernel/bearer"
 import { checkSealer } from "../../kernel/checks"
 import type { RequestContext } from "../../kernel/context"
@@ -107,5 +108,12 @@ async function revokeIssued(ctx: RequestContext, sealed: string): Promise<void> 
   if (!opened.ok || typeof opened.value.t !== "string") return
   const ended = await endBearerSession(tokenContext(ctx, opened.value.t), "revoked")
   const userId = ended?.userId
-  if (userId !== undefined) await ctx.config.events.securityAlert({ type: "native.code_reuse", userId })
+  if (userId === undefined) return
+  await recordAudit(sessionContext(ctx), {
+    type: "session.revoked",
+    userId,
+    reason: "code-reuse",
+    details: { count: 1 },
+  })
+  await ctx.config.events.securityAlert({ type: "native.code_reuse", userId })
 }

@@ -11,6 +11,7 @@ import {
   TwoFactorAlreadyEnabled,
   TwoFactorInvalid,
 } from "../../../errors"
+import { recordAudit } from "../../kernel/audit"
 import type { ResolvedTwoFactor } from "../../kernel/config/two-factor"
 import { isSessionFresh, revokeOtherSessions } from "../../session/manage"
 import { currentPrincipal } from "../../session/principal"
@@ -92,7 +93,7 @@ function codeOf(input: unknown): unknown {
 
 async function afterChange(ctx: SessionContext, twoFactor: ResolvedTwoFactor, userId: string): Promise<void> {
   await revokeTrust(ctx.config, userId)
-  if (twoFactor.revokeOtherSessionsOnEnable) await revokeOtherSessions(ctx)
+  if (twoFactor.revokeOtherSessionsOnEnable) await revokeOtherSessions(ctx, "two-factor")
 }
 
 /**
@@ -191,6 +192,7 @@ export async function verifyTotpEnrolment(ctx: SessionContext, input: unknown): 
   await ctx.config.rateLimit.reset("two-factor-account", TWO_FACTOR_SCOPE, user.id)
   await afterChange(ctx, twoFactor, user.id)
   await ctx.config.events.twoFactorEnabled({ userId: user.id })
+  await recordAudit(ctx, { type: "twofactor.enabled", userId: user.id })
   return { backupCodes: codes }
 }
 
@@ -219,6 +221,7 @@ export async function disableTotp(ctx: SessionContext, input: unknown): Promise<
   await twoFactor.store.deleteTwoFactor(user.id)
   await afterChange(ctx, twoFactor, user.id)
   await ctx.config.events.twoFactorDisabled({ userId: user.id })
+  await recordAudit(ctx, { type: "twofactor.disabled", userId: user.id })
   return true
 }
 
@@ -238,6 +241,7 @@ export async function regenerateBackupCodes(ctx: SessionContext, input: unknown)
     if (!row?.verifiedAt) throw new NotFound("Two-factor sign-in is not on")
     if (await twoFactor.store.updateTwoFactor(user.id, { backupCodes: hashes }, { expectedVersion: row.version })) {
       await ctx.config.events.backupCodesRegenerated({ userId: user.id })
+      await recordAudit(ctx, { type: "twofactor.backup_codes_regenerated", userId: user.id })
       return { backupCodes: codes }
     }
   }
