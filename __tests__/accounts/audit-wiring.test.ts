@@ -360,7 +360,7 @@ describe("audit wiring: tokens", () => {
     })
   }
 
-  it("a native code redeemed twice writes session.revoked with reason code-reuse, without the code or token", async () => {
+  it("a redeemed native code writes signin; redeemed twice, session.revoked (code-reuse); no code or token", async () => {
     const { app, sunk } = await tokenApp("jwt", true)
     const verifier = randomBytes(32).toString("base64url")
     const challenge = createHash("sha256").update(verifier).digest("base64url")
@@ -397,6 +397,11 @@ describe("audit wiring: tokens", () => {
     const reuse = await request(app).post("/auth/token").send({ code, code_verifier: verifier })
     expect(reuse.body.error).toBe("invalid_grant")
 
+    // The browser sign-in, then the redeemed code (provider of the code's sign-in); the reuse signs no one in.
+    expect(sunk.filter((e) => e.type === "signin").map((e) => [e.userId, e.provider, e.outcome])).toEqual([
+      ["user-alice", "credentials", "success"],
+      ["user-alice", "credentials", "success"],
+    ])
     const revoked = sunk.filter((e) => e.type === "session.revoked")
     expect(revoked.map((e) => [e.userId, e.outcome, e.reason, e.details])).toEqual([
       ["user-alice", "success", "code-reuse", { count: 1 }],

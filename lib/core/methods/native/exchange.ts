@@ -99,6 +99,13 @@ export async function exchangeNativeCode(ctx: RequestContext): Promise<AuthResul
   const ref = await checkSealer(config.secret).seal({ ...issuedBinding, maxAge: 600 }, { t: issued.token })
   await config.store.set(`native-issued:${h}`, ref, 600)
   await config.events.nativeSignIn({ user, provider: record.p, redirectUri: record.ru })
+  // tokens.md §7: a redeemed native code is a sign-in (provider `p`); the code and the token stay out of it.
+  await recordAudit(sessionContext(ctx), {
+    type: "signin",
+    userId: user.id === undefined || user.id === null ? null : String(user.id),
+    provider: record.p,
+    details: { newUser: false },
+  })
   return { status: 200, headers: { ...tokenAnswerHeaders }, body: { token: issued.token, expires: issued.expires } }
 }
 
