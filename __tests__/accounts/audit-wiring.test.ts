@@ -195,6 +195,8 @@ describe("audit wiring: two-factor", () => {
           ["twofactor.used", "success", null, { method: "trusted-device" }],
           ["twofactor.backup_code_used", "success", null, { remaining: 9 }],
           ["twofactor.backup_codes_regenerated", "success", null, null],
+          // The disabling proof was a backup code of the new set.
+          ["twofactor.backup_code_used", "success", null, { remaining: 9 }],
           // Disabling ends the other sessions too (the ones the sign-ins above made).
           ["session.revoked", "success", "two-factor", strategy === "database" ? { count: 3 } : null],
           ["twofactor.disabled", "success", null, null],

@@ -196,14 +196,23 @@ export async function verifyTotpEnrolment(ctx: SessionContext, input: unknown): 
   return { backupCodes: codes }
 }
 
-/** The common part of disable and regenerate: a confirmed row, the account rule, then a valid code. */
+/**
+ * The common part of disable and regenerate: a confirmed row, the account rule, then a valid code (a backup code
+ * accepted is audited as `twofactor.backup_code_used`, as at sign-in).
+ */
 async function provenChange(ctx: SessionContext, input: unknown): Promise<{ twoFactor: ResolvedTwoFactor; user: Who }> {
   const { twoFactor, user } = await changing(ctx)
   const row = await twoFactor.store.getTwoFactor(user.id)
   if (!row?.verifiedAt) throw new NotFound("Two-factor sign-in is not on")
   await countAttempt(ctx, user.id)
-  if (!(await useAnyCode(ctx.config, user.id, codeOf(input)))) throw new TwoFactorInvalid("The code is not valid")
+  const used = await useAnyCode(ctx.config, user.id, codeOf(input))
+  if (!used) throw new TwoFactorInvalid("The code is not valid")
   await ctx.config.rateLimit.reset("two-factor-account", TWO_FACTOR_SCOPE, user.id)
+  if (used === "backup-code") {
+    const after = await twoFactor.store.getTwoFactor(user.id)
+    const remaining = after ? after.backupCodes.filter((c) => c !== null).length : 0
+    await recordAudit(ctx, { type: "twofactor.backup_code_used", userId: user.id, details: { remaining } })
+  }
   return { twoFactor, user }
 }
 
