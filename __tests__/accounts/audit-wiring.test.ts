@@ -11,6 +11,8 @@ import { Gatehouse } from "../../lib"
 import type { AuthConfig } from "../../lib/core/kernel/types"
 import type { AuditEvent } from "../../lib/core/kernel/audit"
 import Credentials from "../../lib/providers/credentials"
+import Email from "../../lib/providers/email"
+import type { SendVerificationRequestParams } from "../../lib/providers/types"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import type { AdapterAuditEvent, Adapter } from "../../lib/storage/adapter"
 import { fakeDateOnly } from "../fixtures/clock"
@@ -216,6 +218,56 @@ describe("audit wiring: two-factor", () => {
   }
 })
 
+describe("audit wiring: the email second factor", () => {
+  it("a wrong and a right email code write twofactor.used with method email, never the code", async () => {
+    const mails: SendVerificationRequestParams[] = []
+    const adapter = MemoryAdapter() as Required<Adapter>
+    const gatehouse = Gatehouse({
+      secret: SECRET,
+      trustHost: true,
+      adapter,
+      session: { strategy: "database" },
+      twoFactor: { methods: ["totp", "email"], required: true },
+      logger: quiet,
+      providers: [
+        Credentials({
+          credentials: { username: {}, password: { type: "password" } },
+          authorize: (c) =>
+            c.username === "alice" && c.password === "wonderland"
+              ? { id: "user-alice", email: "alice@example.test" }
+              : null,
+        }),
+        Email({ sendVerificationRequest: (params) => void mails.push(params) }),
+      ],
+    })
+    const app = express()
+    app.use("/auth", gatehouse.handlers)
+    const pending = await firstFactor(app)
+    expect(mails).toHaveLength(1)
+    const code = mails[0]!.code!
+    expect(code).toMatch(/^[0-9]{6}$/)
+    const wrong = await secondFactor(app, pending, {
+      code: code === "000000" ? "111111" : "000000",
+    })
+    expect(wrong.res.headers.location).toContain("error=TwoFactorInvalid")
+    const right = await secondFactor(app, wrong.jar, { code })
+    expect(right.res.headers.location).toMatch(/\/home$/)
+
+    const events = (await stored(adapter, "user-alice")).filter((e) => e.type !== "signin")
+    expect(shape(events)).toEqual(
+      sorted([
+        ["twofactor.used", "failure", "TwoFactorInvalid", { method: "email" }],
+        ["twofactor.used", "success", null, { method: "email" }],
+      ]),
+    )
+    expectNoSecret(await adapter.listAuditEvents({ limit: 200 }), [
+      code,
+      "alice@example.test",
+      ...Object.values(right.jar),
+    ])
+  })
+})
+
 // ---------- passwords ----------
 
 describe("audit wiring: passwords", () => {
@@ -344,7 +396,7 @@ async function tokenApp(strategy: "jwt" | "database", native = false) {
 
 describe("audit wiring: tokens", () => {
   for (const strategy of ["jwt", "database"] as const) {
-    it(`a bearer sign-out writes signout once; an unknown bearer writes nothing (${strategy})`, async () => {
+    it(`a bearer sign-out writes signout once; the same bearer again writes nothing (${strategy})`, async () => {
       const { app, sunk } = await tokenApp(strategy)
       const signIn = await request(app)
         .post("/auth/callback/credentials")
