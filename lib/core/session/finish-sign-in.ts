@@ -83,6 +83,11 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
   // the browser flow of T2, which runs the second factor in the browser.
   if (ctx.tokenAnswer) throw new TwoFactorRequired("A second factor is required: sign in through the browser")
   if (await useTrustedDevice(ctx, String(params.user.id))) {
+    await recordAudit(sessionContext(ctx), {
+      type: "twofactor.used",
+      userId: String(params.user.id),
+      details: { method: "trusted-device" },
+    })
     return completeSignIn(ctx, params, { twoFactor: "trusted-device" })
   }
   const { user, account, profile, isNewUser, idp, dpopKey } = params

@@ -16,13 +16,13 @@ import { writeJwtSession } from "./jwt"
 import { currentPrincipal, forgetPrincipal, type DatabasePrincipal } from "./principal"
 import { deleteRows, raiseWatermark } from "./revoke"
 import type { SessionContext } from "./types"
-import { recordAudit } from "../kernel/audit"
+import { recordAudit, type RevocationReason } from "../kernel/audit"
 
 export { deleteUser, revokeUserSessions } from "./revoke"
 
 /** The audit event of a revocation the user made themselves (`count`: sessions ended, when known). */
-const audited = (ctx: SessionContext, userId: string, count?: number) =>
-  recordAudit(ctx, { type: "session.revoked", userId, reason: "self", details: { count } })
+const audited = (ctx: SessionContext, userId: string, count?: number, reason: RevocationReason = "self") =>
+  recordAudit(ctx, { type: "session.revoked", userId, reason, details: { count } })
 
 /** One session as its owner sees it. Times are seconds since the epoch; there is never a token in it. */
 export interface SessionInfo {
@@ -176,15 +176,19 @@ export async function revokeSession(ctx: SessionContext, id: string): Promise<Re
 }
 
 /**
- * Ends every session of the request's user but the current one. JWT strategy: raises the user's watermark to now and
- * re-issues the current cookie with a newer session epoch, so every other token of the user is refused.
+ * Ends every session of the request's user but the current one, audited as `session.revoked` with `reason` (`self`
+ * by default; `password-change` or `two-factor` when those acts end them). JWT strategy: raises the user's watermark
+ * to now and re-issues the current cookie with a newer session epoch, so every other token of the user is refused.
  *
  * @example
  * ```ts
  * await revokeOtherSessions(ctx) // "revoked"
  * ```
  */
-export async function revokeOtherSessions(ctx: SessionContext): Promise<RevokeOutcome> {
+export async function revokeOtherSessions(
+  ctx: SessionContext,
+  reason: RevocationReason = "self",
+): Promise<RevokeOutcome> {
   const { config } = ctx
   if (config.session.strategy === "jwt") {
     const token = await currentJwt(ctx)
@@ -194,7 +198,7 @@ export async function revokeOtherSessions(ctx: SessionContext): Promise<RevokeOu
     const { cookie } = await currentPrincipal(ctx)
     await writeJwtSession(ctx, { ...token, __gh: { ...claimsOf(token), se: now + 1 } }, cookie.present)
     forgetPrincipal(ctx)
-    await audited(ctx, token.sub as string)
+    await audited(ctx, token.sub as string, undefined, reason)
     return "revoked"
   }
   const current = await currentDatabaseUser(ctx)
@@ -204,7 +208,7 @@ export async function revokeOtherSessions(ctx: SessionContext): Promise<RevokeOu
     config,
     rows.filter((row) => row.sessionToken !== current.session.sessionToken),
   )
-  await audited(ctx, current.user.id, count)
+  await audited(ctx, current.user.id, count, reason)
   return "revoked"
 }
 

@@ -63,7 +63,8 @@ export async function endSession(ctx: SessionContext): Promise<EndedSession> {
  * Signs out the bearer session a request carries (tokens.md T1.6): a database row is deleted; a JWT session is ended
  * by its `sess-end` marker (checked by the door on every read, cookie or bearer) for `session.maxAge`. `events.signOut`
  * fires once for a session that was live; an unknown, expired or already revoked bearer ends nothing and fires
- * nothing (RFC 7009). No cookie is read or written. Resolves whether a session was ended.
+ * nothing (RFC 7009). A sign-out (no `reason`) writes the audit event `signout`. No cookie is read or written.
+ * Resolves whether a session was ended.
  *
  * @example
  * ```ts
@@ -96,5 +97,7 @@ export async function endBearerSession(
     ended = { token }
   }
   forgetPrincipal(ctx)
+  // A sign-out is `signout`; a revocation (a code reuse) is audited by its caller, with its reason.
+  if (!reason && principal.userId !== undefined) await recordAudit(ctx, { type: "signout", userId: principal.userId })
   return { ...ended, userId: principal.userId }
 }

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto"
 import type { Account } from "../../kernel/types"
 import { constantTimeEqual } from "../../kernel/secrets"
+import { recordAudit } from "../../kernel/audit"
 import { tokenAnswerHeaders } from "../../kernel/bearer"
 import { checkSealer } from "../../kernel/checks"
 import type { RequestContext } from "../../kernel/context"
@@ -98,6 +99,13 @@ export async function exchangeNativeCode(ctx: RequestContext): Promise<AuthResul
   const ref = await checkSealer(config.secret).seal({ ...issuedBinding, maxAge: 600 }, { t: issued.token })
   await config.store.set(`native-issued:${h}`, ref, 600)
   await config.events.nativeSignIn({ user, provider: record.p, redirectUri: record.ru })
+  // tokens.md §7: a redeemed native code is a sign-in (provider `p`); the code and the token stay out of it.
+  await recordAudit(sessionContext(ctx), {
+    type: "signin",
+    userId: user.id === undefined || user.id === null ? null : String(user.id),
+    provider: record.p,
+    details: { newUser: false },
+  })
   return { status: 200, headers: { ...tokenAnswerHeaders }, body: { token: issued.token, expires: issued.expires } }
 }
 
@@ -107,5 +115,12 @@ async function revokeIssued(ctx: RequestContext, sealed: string): Promise<void> 
   if (!opened.ok || typeof opened.value.t !== "string") return
   const ended = await endBearerSession(tokenContext(ctx, opened.value.t), "revoked")
   const userId = ended?.userId
-  if (userId !== undefined) await ctx.config.events.securityAlert({ type: "native.code_reuse", userId })
+  if (userId === undefined) return
+  await recordAudit(sessionContext(ctx), {
+    type: "session.revoked",
+    userId,
+    reason: "code-reuse",
+    details: { count: 1 },
+  })
+  await ctx.config.events.securityAlert({ type: "native.code_reuse", userId })
 }

@@ -12,6 +12,7 @@ import {
   SessionRequired,
 } from "../../../errors"
 import type { AdapterUser } from "../../../storage/adapter"
+import { recordAudit } from "../../kernel/audit"
 import type { ResolvedPasswordProvider } from "../../kernel/config/password"
 import { store } from "../../kernel/config/stores"
 import type { RequestContext } from "../../kernel/context"
@@ -50,6 +51,7 @@ async function notify(
   reason: "change" | "set",
 ): Promise<void> {
   await ctx.config.events.passwordChanged({ user, userId: user.id, reason })
+  await recordAudit(sessionContext(ctx), { type: "password.changed", userId: user.id, reason })
   const send = provider.sendPasswordChanged
   if (!send || !user.email) return
   const params = { ...mailCommon(ctx, provider, user.email, user), reason }
@@ -90,7 +92,7 @@ export async function changePasswordAction(ctx: RequestContext): Promise<AuthRes
   if (!written) throw new PasswordIncorrect("The password changed meanwhile")
   await resetIdentifier(ctx, "password-change", user.id)
   if (flagOf(body.revokeOtherSessions) ?? provider.change.revokeOtherSessions) {
-    await revokeOtherSessions(sessionContext(ctx))
+    await revokeOtherSessions(sessionContext(ctx), "password-change")
   }
   await notify(ctx, provider, user, "change")
   // A bearer request's re-issued session (the only token still valid after the others were revoked) goes back in

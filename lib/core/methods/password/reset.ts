@@ -6,10 +6,12 @@
  */
 import { Verification } from "../../../errors"
 import type { AdapterUser } from "../../../storage/adapter"
+import { recordAudit } from "../../kernel/audit"
 import type { ResolvedPasswordProvider } from "../../kernel/config/password"
 import { store } from "../../kernel/config/stores"
 import { actionUrl, type RequestContext } from "../../kernel/context"
 import type { AuthResult } from "../../kernel/response"
+import { sessionContext } from "../../session/context"
 import { revokeUserSessions } from "../../session/manage"
 import { okAnswer } from "./answers"
 import { addressOf, addressOrNull, addressQuota, checkYourEmail, field, providerOf } from "./common"
@@ -58,13 +60,14 @@ async function afterReset(ctx: RequestContext, provider: ResolvedPasswordProvide
     // Database sessions: each row that ends is announced (`signOut`, reason `revoked`); JWTs end by the watermark.
     const list = config.session.strategy === "database" ? config.stores.management?.listSessionsByUserId : undefined
     const rows = list ? await list(user.id) : []
-    await revokeUserSessions(config, user.id)
+    await revokeUserSessions(config, user.id, { reason: "password-reset", source: sessionContext(ctx) })
     for (const row of rows) await config.events.signOut({ session: row, reason: "revoked" })
   }
   for (const counter of ["window", "long"] as const) {
     await config.rateLimit.reset("credentials-account", "callback/password", `email:${email}`, counter)
   }
   await config.events.passwordReset({ user: current, userId: current.id })
+  await recordAudit(sessionContext(ctx), { type: "password.reset", userId: current.id })
   await config.events.passwordChanged({ user: current, userId: current.id, reason: "reset" })
   const send = provider.sendPasswordChanged
   if (send) {

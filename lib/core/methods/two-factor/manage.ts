@@ -11,6 +11,7 @@ import {
   TwoFactorAlreadyEnabled,
   TwoFactorInvalid,
 } from "../../../errors"
+import { recordAudit } from "../../kernel/audit"
 import type { ResolvedTwoFactor } from "../../kernel/config/two-factor"
 import { isSessionFresh, revokeOtherSessions } from "../../session/manage"
 import { currentPrincipal } from "../../session/principal"
@@ -92,7 +93,7 @@ function codeOf(input: unknown): unknown {
 
 async function afterChange(ctx: SessionContext, twoFactor: ResolvedTwoFactor, userId: string): Promise<void> {
   await revokeTrust(ctx.config, userId)
-  if (twoFactor.revokeOtherSessionsOnEnable) await revokeOtherSessions(ctx)
+  if (twoFactor.revokeOtherSessionsOnEnable) await revokeOtherSessions(ctx, "two-factor")
 }
 
 /**
@@ -191,17 +192,27 @@ export async function verifyTotpEnrolment(ctx: SessionContext, input: unknown): 
   await ctx.config.rateLimit.reset("two-factor-account", TWO_FACTOR_SCOPE, user.id)
   await afterChange(ctx, twoFactor, user.id)
   await ctx.config.events.twoFactorEnabled({ userId: user.id })
+  await recordAudit(ctx, { type: "twofactor.enabled", userId: user.id })
   return { backupCodes: codes }
 }
 
-/** The common part of disable and regenerate: a confirmed row, the account rule, then a valid code. */
+/**
+ * The common part of disable and regenerate: a confirmed row, the account rule, then a valid code (a backup code
+ * accepted is audited as `twofactor.backup_code_used`, as at sign-in).
+ */
 async function provenChange(ctx: SessionContext, input: unknown): Promise<{ twoFactor: ResolvedTwoFactor; user: Who }> {
   const { twoFactor, user } = await changing(ctx)
   const row = await twoFactor.store.getTwoFactor(user.id)
   if (!row?.verifiedAt) throw new NotFound("Two-factor sign-in is not on")
   await countAttempt(ctx, user.id)
-  if (!(await useAnyCode(ctx.config, user.id, codeOf(input)))) throw new TwoFactorInvalid("The code is not valid")
+  const used = await useAnyCode(ctx.config, user.id, codeOf(input))
+  if (!used) throw new TwoFactorInvalid("The code is not valid")
   await ctx.config.rateLimit.reset("two-factor-account", TWO_FACTOR_SCOPE, user.id)
+  if (used === "backup-code") {
+    const after = await twoFactor.store.getTwoFactor(user.id)
+    const remaining = after ? after.backupCodes.filter((c) => c !== null).length : 0
+    await recordAudit(ctx, { type: "twofactor.backup_code_used", userId: user.id, details: { remaining } })
+  }
   return { twoFactor, user }
 }
 
@@ -219,6 +230,7 @@ export async function disableTotp(ctx: SessionContext, input: unknown): Promise<
   await twoFactor.store.deleteTwoFactor(user.id)
   await afterChange(ctx, twoFactor, user.id)
   await ctx.config.events.twoFactorDisabled({ userId: user.id })
+  await recordAudit(ctx, { type: "twofactor.disabled", userId: user.id })
   return true
 }
 
@@ -238,6 +250,7 @@ export async function regenerateBackupCodes(ctx: SessionContext, input: unknown)
     if (!row?.verifiedAt) throw new NotFound("Two-factor sign-in is not on")
     if (await twoFactor.store.updateTwoFactor(user.id, { backupCodes: hashes }, { expectedVersion: row.version })) {
       await ctx.config.events.backupCodesRegenerated({ userId: user.id })
+      await recordAudit(ctx, { type: "twofactor.backup_codes_regenerated", userId: user.id })
       return { backupCodes: codes }
     }
   }

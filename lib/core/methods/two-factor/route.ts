@@ -3,11 +3,13 @@
  * JSON); POST checks a code against the pending sign-in and, once, issues the session the first factor earned.
  */
 import { createHmac } from "node:crypto"
+import { recordAudit } from "../../kernel/audit"
 import type { RequestContext } from "../../kernel/context"
 import { constantTimeEqual } from "../../kernel/secrets"
 import { pageHeaders, renderTwoFactorPage } from "../../kernel/pages"
 import { jsonHeaders, noCacheHeaders, type AuthResult } from "../../kernel/response"
 import type { TwoFactorUsed } from "../../kernel/types"
+import { sessionContext } from "../../session/context"
 import { completeSignIn } from "../../session/finish-sign-in"
 import { sendSecondFactorCode } from "../../session/two-factor/decide"
 import { clearPending, readPending, twoFactorPageUrl, type PendingSignIn } from "../../session/two-factor/pending"
@@ -120,21 +122,49 @@ async function emailCodeMatches(ctx: RequestContext, pending: PendingSignIn, inp
   return constantTimeEqual(stored.slice(dot + 1), given)
 }
 
-/** Checks the submitted code; the factor it passed, or `null`. */
+/** Checks the submitted code; the factor it passed (with the backup codes left after one), or `null`. */
 async function verify(
   ctx: RequestContext,
   pending: PendingSignIn,
   body: Record<string, unknown>,
-): Promise<TwoFactorUsed | null> {
+): Promise<{ used: TwoFactorUsed; remaining?: number } | null> {
   const { code, backupCode } = body
   // Exactly one of the two fields.
   if ((code === undefined) === (backupCode === undefined)) return null
   const userId = String(pending.user.id)
   if (pending.method === "email") {
-    return code !== undefined && (await emailCodeMatches(ctx, pending, code)) ? "email" : null
+    return code !== undefined && (await emailCodeMatches(ctx, pending, code)) ? { used: "email" } : null
   }
-  if (code !== undefined) return (await useTotpCode(ctx.config, userId, code, "verified")) ? "totp" : null
-  return (await useBackupCode(ctx.config, userId, backupCode)) ? "backup-code" : null
+  if (code !== undefined) return (await useTotpCode(ctx.config, userId, code, "verified")) ? { used: "totp" } : null
+  const row = await useBackupCode(ctx.config, userId, backupCode)
+  return row ? { used: "backup-code", remaining: row.backupCodes.filter((c) => c !== null).length } : null
+}
+
+/** The audit event of a second-factor check (accounts.md §4.2): ids, the method and a count only, never the code. */
+async function auditCheck(
+  ctx: RequestContext,
+  pending: PendingSignIn,
+  checked: { used: TwoFactorUsed; remaining?: number } | null,
+): Promise<void> {
+  const userId = String(pending.user.id)
+  const source = sessionContext(ctx)
+  if (!checked) {
+    await recordAudit(source, {
+      type: "twofactor.used",
+      userId,
+      outcome: "failure",
+      reason: "TwoFactorInvalid",
+      details: { method: pending.method },
+    })
+  } else if (checked.used === "backup-code") {
+    await recordAudit(source, {
+      type: "twofactor.backup_code_used",
+      userId,
+      details: { remaining: checked.remaining },
+    })
+  } else {
+    await recordAudit(source, { type: "twofactor.used", userId, details: { method: checked.used } })
+  }
 }
 
 async function answerChallenge(ctx: RequestContext): Promise<AuthResult> {
@@ -164,9 +194,14 @@ async function answerChallenge(ctx: RequestContext): Promise<AuthResult> {
     }
     return limited(ctx, locked.retryAfter)
   }
-  const used = await verify(ctx, pending, body)
-  if (!used) return invalid(ctx)
+  const checked = await verify(ctx, pending, body)
+  if (!checked) {
+    await auditCheck(ctx, pending, null)
+    return invalid(ctx)
+  }
   if (!(await config.store.consume(`2fa-done:${pending.id}`, 600))) return required(ctx)
+  await auditCheck(ctx, pending, checked)
+  const { used } = checked
   await limiter.reset("two-factor-account", TWO_FACTOR_SCOPE, userId)
   clearPending(ctx)
   if (truthy(body.trustDevice)) await issueTrust(ctx, userId)
