@@ -10,11 +10,19 @@ import Credentials from "../../lib/providers/credentials"
 import Email from "../../lib/providers/email"
 import type { EmailConfig, SendVerificationRequestParams } from "../../lib/providers/types"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
+import type { Adapter } from "../../lib/storage/adapter"
+import { RedisAdapter } from "../../lib/storage/redis/adapter"
+import Redis from "ioredis"
+import { postgresAdapterInFreshSchema } from "../fixtures/postgres-adapter"
+import { sqliteAdapterInTempDir } from "../fixtures/sqlite-adapter"
+import { POSTGRES, REDIS, REDIS_URL, describeWithService, randomSuffix } from "../adapters/services"
 import { fakeDateOnly } from "../fixtures/clock"
 import { confirmFormOf } from "../fixtures/magic-link"
 import { SECRET, cookieHeader, cookieJar } from "./apps"
 
 type Jar = Record<string, string>
+/** The adapter each app of a test gets: memory by default, one fresh real database per test below. */
+let adapterFor: () => Adapter = () => MemoryAdapter()
 const SESSION = "authjs.session-token"
 const FAILED = "/auth/verify-request?provider=email&type=email&error=Verification"
 const path = (res: request.Response) => String(res.headers.location ?? "").replace(/^http:\/\/127\.0\.0\.1:\d+/, "")
@@ -34,7 +42,7 @@ function makeApp(code: EmailConfig["code"] = true, extra: Partial<AuthConfig> = 
   const config: AuthConfig = {
     secret: SECRET,
     trustHost: true,
-    adapter: MemoryAdapter(),
+    adapter: adapterFor(),
     logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
     events: { signIn: (m) => void signIns.push(m as Record<string, unknown>) },
     providers: [
@@ -92,7 +100,7 @@ const sessionEmail = async (h: Harness, res: request.Response, jar: Jar) =>
 
 const wrongOf = (code: string) => (code === "000000" ? "111111" : "000000")
 
-describe("email one-time codes", () => {
+function codeTests() {
   afterEach(() => jest.useRealTimers())
 
   it("C1 the mail carries a 6-digit code for sign-in; the code signs in; 5 parallel posts of a code: 1 session", async () => {
@@ -185,7 +193,7 @@ describe("email one-time codes", () => {
     const gatehouse = Gatehouse({
       secret: SECRET,
       trustHost: true,
-      adapter: MemoryAdapter(),
+      adapter: adapterFor(),
       session: { strategy: "database" },
       twoFactor: { methods: ["totp", "email"], required: true },
       logger: { error: () => undefined, warn: () => undefined, debug: () => undefined },
@@ -271,4 +279,45 @@ describe("email one-time codes", () => {
     expect(path(late.res)).toBe(FAILED)
     expect(hasSession(late.res)).toBe(false)
   })
-})
+}
+
+describe("email one-time codes", codeTests)
+
+// The same tests on the real databases (the codes live in the verification-token store of each driver).
+const realDatabases: Array<
+  [string, () => Promise<{ adapter: Adapter; teardown(): Promise<void> }>, (t: string, b: () => void) => void]
+> = [
+  ["SQLite", async () => sqliteAdapterInTempDir("gatehouse-codes"), describe],
+  ["PostgreSQL", () => postgresAdapterInFreshSchema("gatehouse_codes"), (t, b) => describeWithService(POSTGRES, t, b)],
+  [
+    "Redis",
+    async () => {
+      const prefix = `gatehouse-codes-${randomSuffix()}:`
+      const client = new Redis(REDIS_URL, { lazyConnect: true })
+      await client.connect()
+      return {
+        adapter: RedisAdapter(client, { prefix }),
+        teardown: async () => {
+          const keys = await client.keys(`${prefix}*`)
+          if (keys.length > 0) await client.del(...keys)
+          await client.quit()
+        },
+      }
+    },
+    (t, b) => describeWithService(REDIS, t, b),
+  ],
+]
+for (const [name, open, describeFor] of realDatabases) {
+  describeFor(`email one-time codes on ${name}`, () => {
+    let subject: { adapter: Adapter; teardown(): Promise<void> }
+    beforeEach(async () => {
+      subject = await open()
+      adapterFor = () => subject.adapter
+    })
+    afterEach(async () => {
+      adapterFor = () => MemoryAdapter()
+      await subject.teardown()
+    })
+    codeTests()
+  })
+}
