@@ -63,17 +63,21 @@ export class AuthError extends Error {
   constructor(message?: string, options: AuthErrorOptions = {}) {
     const cause = options.cause instanceof Error ? { err: options.cause } : options.cause
     super(message, cause === undefined ? undefined : { cause })
-    const ctor = new.target as unknown as { type?: ErrorType; kind?: ErrorPageKind }
+    const ctor = new.target as unknown as { type?: ErrorType; kind?: ErrorPageKind; defaultStatus?: number }
     this.type = ctor.type ?? "AuthError"
     this.kind = ctor.kind ?? "error"
     this.code = options.code ?? defaultCodes[this.type]
     this.name = new.target.name
-    if (options.status !== undefined) this.status = options.status
+    // The class's status unless the caller gives one (a class field would override the caller's).
+    const status = options.status ?? ctor.defaultStatus
+    if (status !== undefined) this.status = status
     if (options.headers !== undefined) this.headers = options.headers
   }
 
   static type: ErrorType = "AuthError"
   static kind: ErrorPageKind = "error"
+  /** The status of this class's errors on JSON routes, when the constructor is given none. */
+  static defaultStatus: number | undefined = undefined
 }
 
 /** Base of the errors that send a browser back to the sign-in page. */
@@ -244,17 +248,17 @@ export class MissingRequestContext extends AuthError {
 export class NotFound extends AuthError {
   static override type: ErrorType = "NotFound"
   /** HTTP status of the management routes. */
-  override status = 404
+  static override defaultStatus: number | undefined = 404
 }
 /** A sensitive management call needs a recent sign-in (`freshAge`). */
 export class SessionNotFresh extends AuthError {
   static override type: ErrorType = "SessionNotFresh"
-  override status = 403
+  static override defaultStatus: number | undefined = 403
 }
 /** Deleting this credential would leave the user with no way to sign in. */
 export class LastCredential extends AuthError {
   static override type: ErrorType = "LastCredential"
-  override status = 409
+  static override defaultStatus: number | undefined = 409
 }
 
 /** Why a refresh failed: the `cause.reason` of a {@link RefreshTokenError}. */
@@ -278,7 +282,7 @@ export class RefreshTokenError extends SignInError {
  */
 export class RateLimited extends SignInError {
   static override type: ErrorType = "RateLimited"
-  override status = 429
+  static override defaultStatus: number | undefined = 429
   /** Seconds until the window that refused the request ends (at least 1). */
   retryAfter = 1
 }
@@ -343,27 +347,27 @@ export class PasswordPolicy extends AuthError {
  */
 export class InvalidEmail extends AuthError {
   static override type: ErrorType = "InvalidEmail"
-  override status = 400
+  static override defaultStatus: number | undefined = 400
 }
 /** A correct password for an address that must be confirmed first (`requireEmailVerification`). */
 export class EmailNotVerified extends SignInError {
   static override type: ErrorType = "EmailNotVerified"
-  override status = 403
+  static override defaultStatus: number | undefined = 403
 }
 /** The current password given to a change was wrong. */
 export class PasswordIncorrect extends AuthError {
   static override type: ErrorType = "PasswordIncorrect"
-  override status = 400
+  static override defaultStatus: number | undefined = 400
 }
 /** A change for a user who has no password (set one first). */
 export class PasswordNotSet extends AuthError {
   static override type: ErrorType = "PasswordNotSet"
-  override status = 400
+  static override defaultStatus: number | undefined = 400
 }
 /** Setting a first password for a user who already has one. */
 export class PasswordAlreadySet extends AuthError {
   static override type: ErrorType = "PasswordAlreadySet"
-  override status = 409
+  static override defaultStatus: number | undefined = 409
 }
 /** The call needs a signed-in user and the request has no valid session (401; JSON body `{"error":"Unauthorized"}`). */
 // Accounts and administration (accounts.md §5). Each carries the status a JSON route answers with.
@@ -371,76 +375,76 @@ export class PasswordAlreadySet extends AuthError {
 /** A server function or route that needs a session was called without one (JSON routes answer `Unauthorized`). */
 export class SessionRequired extends AuthError {
   static override type: ErrorType = "SessionRequired"
-  override status = 401
+  static override defaultStatus: number | undefined = 401
 }
 
 /** A two-factor sign-in must start again: its challenge is missing, expired, used or out of attempts. */
 export class TwoFactorRequired extends SignInError {
   static override type: ErrorType = "TwoFactorRequired"
-  override status = 401
+  static override defaultStatus: number | undefined = 401
 }
 
 /** A second-factor code (TOTP, backup code or emailed code) was wrong, used, or not a code at all. */
 export class TwoFactorInvalid extends SignInError {
   static override type: ErrorType = "TwoFactorInvalid"
-  override status = 400
+  static override defaultStatus: number | undefined = 400
 }
 
 /** `enableTotp` for a user whose two-factor sign-in is already on. */
 export class TwoFactorAlreadyEnabled extends AuthError {
   static override type: ErrorType = "TwoFactorAlreadyEnabled"
-  override status = 409
+  static override defaultStatus: number | undefined = 409
 }
 
 /** An admin function or route was called by someone who is not an admin. */
 export class AdminRequired extends AuthError {
   static override type: ErrorType = "AdminRequired"
-  override status = 403
+  static override defaultStatus: number | undefined = 403
 }
 /** Banning or impersonating an admin is refused: demote first. */
 export class AdminTarget extends AuthError {
   static override type: ErrorType = "AdminTarget"
-  override status = 403
+  static override defaultStatus: number | undefined = 403
 }
 /** Banning, re-roling or impersonating yourself is refused. */
 export class InvalidTarget extends AuthError {
   static override type: ErrorType = "InvalidTarget"
-  override status = 400
+  static override defaultStatus: number | undefined = 400
 }
 /** An impersonation session may read but not change credentials, identity or anything an admin may do. */
 export class ImpersonationRestricted extends AuthError {
   static override type: ErrorType = "ImpersonationRestricted"
-  override status = 403
+  static override defaultStatus: number | undefined = 403
 }
 /** `impersonate` from a session that already impersonates someone. */
 export class AlreadyImpersonating extends AuthError {
   static override type: ErrorType = "AlreadyImpersonating"
-  override status = 409
+  static override defaultStatus: number | undefined = 409
 }
 /** `stopImpersonating` from a session that is not an impersonation session. */
 export class NotImpersonating extends AuthError {
   static override type: ErrorType = "NotImpersonating"
-  override status = 409
+  static override defaultStatus: number | undefined = 409
 }
 /** The account is suspended: every sign-in path refuses it (the reason never reaches the client). */
 export class AccountBanned extends SignInError {
   static override type: ErrorType = "AccountBanned"
-  override status = 403
+  static override defaultStatus: number | undefined = 403
 }
 /** The provider account is already linked to another user: nothing was linked. */
 export class AccountAlreadyLinked extends AuthError {
   static override type: ErrorType = "AccountAlreadyLinked"
-  override status = 409
+  static override defaultStatus: number | undefined = 409
 }
 /** Another user has this email address. */
 export class EmailInUse extends AuthError {
   static override type: ErrorType = "EmailInUse"
-  override status = 409
+  static override defaultStatus: number | undefined = 409
 }
 /** A role that is neither `null` nor a short lower-case name (`^[a-z][a-z0-9_-]{0,31}$`). */
 export class InvalidRole extends AuthError {
   static override type: ErrorType = "InvalidRole"
-  override status = 400
+  static override defaultStatus: number | undefined = 400
 }
 
 /** Error types whose name may reach a browser; every other error is reported as `Configuration`. */

@@ -70,6 +70,11 @@ export interface Profile {
 export interface Session {
   user?: User
   expires: string
+  /**
+   * Only on an impersonation session: the id of the admin acting as this user (accounts.md §3.5). Set after the
+   * `session` callback, so the app always sees it.
+   */
+  impersonatedBy?: string
   [key: string]: unknown
 }
 

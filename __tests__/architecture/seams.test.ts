@@ -25,8 +25,13 @@ describe("seams", () => {
     expect(filesMatching(/export async function issueSession\(/)).toEqual(["core/session/issue.ts"])
   })
 
-  it("one sign-in finisher: only finishSignIn issues a session", () => {
-    expect(filesMatching(/\bissueSession\(/)).toEqual(["core/session/finish-sign-in.ts", "core/session/issue.ts"])
+  it("one sign-in finisher: only finishSignIn issues a session (and impersonation, which is not a sign-in)", () => {
+    // Impersonation (accounts.md §3.5) runs no signIn callback or event; the admin checks run before it.
+    expect(filesMatching(/\bissueSession\(/)).toEqual([
+      "core/session/finish-sign-in.ts",
+      "core/session/impersonation.ts",
+      "core/session/issue.ts",
+    ])
   })
 
   it("no per-action CSRF checks: the router enforces the route table's rule", () => {

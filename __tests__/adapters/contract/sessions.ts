@@ -22,6 +22,19 @@ export function sessionCases(ctx: ContractContext): void {
       expect(found?.user.emailVerified?.getTime()).toBe(user.emailVerified?.getTime())
     })
 
+    it("impersonatedBy round-trips through every read, and an update keeps it (accounts.md §6.1)", async () => {
+      const user = await createdUser(ctx)
+      const input = { sessionToken: uid(), userId: user.id, expires: inFuture(), impersonatedBy: "admin-1" }
+      expect(await ctx.adapter().createSession(input)).toEqual(input)
+      expect((await ctx.adapter().getSessionAndUser(input.sessionToken))?.session).toEqual(input)
+      const later = new Date(input.expires.getTime() + 60_000)
+      expect(await ctx.adapter().updateSession({ sessionToken: input.sessionToken, expires: later })).toEqual({
+        ...input,
+        expires: later,
+      })
+      expect(await ctx.adapter().deleteSession(input.sessionToken)).toMatchObject({ impersonatedBy: "admin-1" })
+    })
+
     it("getSessionAndUser returns null for an unknown token", async () => {
       await expect(ctx.adapter().getSessionAndUser(uid())).resolves.toBeNull()
     })

@@ -17,6 +17,8 @@ import { listAccounts, type AccountOverview } from "../methods/account/overview"
 import { unlinkAccount } from "../methods/account/unlink"
 import type { SessionContext } from "../session/types"
 import { listAuditEvents } from "../methods/account/admin-audit"
+import { impersonate, stopImpersonating } from "../methods/account/admin-impersonate"
+import type { Session } from "../kernel/types"
 import {
   adminRevokeSessions,
   banUser,
@@ -99,6 +101,14 @@ export interface AccountMembers<P = unknown> {
   setRole(port: P, id: string, role: string | null, options?: MutationOptions): Promise<UserSummary>
   /** Admin: ends every session of a user, audited. */
   adminRevokeSessions(port: P, id: string, options?: MutationOptions): Promise<{ count: number }>
+  /**
+   * Admin: acts as user `id` for at most `admin.impersonationMaxAge` (fresh session; not yourself, not an admin, not
+   * a banned user). Sets the target's session cookie and the impersonator cookie holding your own session; resolves
+   * to the target's session, with `impersonatedBy`.
+   */
+  impersonate(port: P, id: string, options?: MutationOptions): Promise<Session>
+  /** Ends the request's impersonation and restores the admin's own session (`null` if it has ended meanwhile). */
+  stopImpersonating(port: P, options?: MutationOptions): Promise<Session | null>
   /** Admin: audit events newest first (`limit` 1–200; `userId`, `type` filters; `cursor`). */
   listAuditEvents(
     port: P,
@@ -191,6 +201,8 @@ export function accountMembers<P extends AccountPort>(h: AccountMemberHelpers<P>
     setRole: (port, id, role, options) => mutate(port, options, "setRole", (ctx) => setRole(ctx, id, role)),
     adminRevokeSessions: (port, id, options) =>
       mutate(port, options, "adminRevokeSessions", (ctx) => adminRevokeSessions(ctx, id)),
+    impersonate: (port, id, options) => mutate(port, options, "impersonate", (ctx) => impersonate(ctx, id)),
+    stopImpersonating: (port, options) => mutate(port, options, "stopImpersonating", (ctx) => stopImpersonating(ctx)),
     listAuditEvents: (port, input) => h.withSession(port, (ctx) => listAuditEvents(ctx, input)),
   }
 }

@@ -11,6 +11,10 @@ export interface GatehouseClaims {
   se?: number
   /** Sign-in time, in seconds. */
   at?: number
+  /** An impersonation session: the id of the admin who started it (accounts.md §3.5). */
+  imp?: string
+  /** An impersonation session's hard expiry, seconds: no re-issue moves `exp` past it. */
+  ie?: number
   [key: string]: unknown
 }
 
@@ -25,8 +29,16 @@ export function withSignInClaims(token: JWT, nowMs = Date.now()): JWT {
   return { ...token, __gh: { ...claimsOf(token), se: nowMs, at: Math.floor(nowMs / 1000) } }
 }
 
-/** What the `jwt` callback returned, with the claim of the token it was given put back unless it set `__gh: null`. */
+/**
+ * What the `jwt` callback returned, with the claim of the token it was given put back unless it set `__gh: null`. The
+ * claim of an impersonation session is always put back, with its marks (`imp`, `ie`) and epoch unchanged, whatever the
+ * callback returned: an app cannot turn an impersonation session into a normal one by accident.
+ */
 export function keepClaims(before: JWT, after: JWT): JWT {
+  const claims = claimsOf(before)
+  if (claims && typeof claims.imp === "string") {
+    return { ...after, __gh: { ...claims, ...claimsOf(after), se: claims.se, imp: claims.imp, ie: claims.ie } }
+  }
   if ("__gh" in after) {
     if (after.__gh === null) {
       const { __gh: _dropped, ...rest } = after
@@ -34,8 +46,15 @@ export function keepClaims(before: JWT, after: JWT): JWT {
     }
     return after
   }
-  const claims = claimsOf(before)
   return claims ? { ...after, __gh: claims } : after
+}
+
+/** The impersonation marks of a token: the admin id and the hard expiry (seconds), or `undefined`. */
+export function impersonationOf(token: JWT | null | undefined): { by: string; until: number } | undefined {
+  const claims = claimsOf(token)
+  if (typeof claims?.imp !== "string") return undefined
+  // A mark without a usable expiry ends at once: it is never read as a session without a cap.
+  return { by: claims.imp, until: typeof claims.ie === "number" && Number.isFinite(claims.ie) ? claims.ie : 0 }
 }
 
 /** The user's "signed out everywhere before" watermark key in the store. */

@@ -7,7 +7,7 @@ import { store } from "../kernel/config/stores"
 import type { ResolvedConfig } from "../kernel/config/types"
 import type { Session } from "../kernel/types"
 import type { SessionContext, SessionReadOptions } from "./types"
-import { currentPrincipal, type DatabasePrincipal } from "./principal"
+import { currentPrincipal, impersonatorOf, type DatabasePrincipal } from "./principal"
 import { databaseRefreshError } from "./tokens"
 
 /**
@@ -77,7 +77,9 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
     const { maxAge, updateAge } = config.session
     const dueAt = session.expires.valueOf() - maxAge * 1000 + updateAge * 1000
     let expires = session.expires
-    if (dueAt <= Date.now()) {
+    // An impersonation session never slides: it ends when it was created to end (accounts.md §3.5).
+    const impersonatedBy = impersonatorOf(found)
+    if (dueAt <= Date.now() && impersonatedBy === undefined) {
       expires = new Date(Date.now() + maxAge * 1000)
       // Only adapters with session management know the extra column (an Auth.js adapter may reject unknown fields).
       const managed = typeof config.stores.management?.listSessionsByUserId === "function"
@@ -96,6 +98,8 @@ export async function readDatabaseSession(ctx: SessionContext, options: SessionR
       const { sessionToken: _never, ...rest } = returned
       result = rest
     }
+    // Set after the callback, so the app cannot hide an impersonation by accident.
+    if (impersonatedBy !== undefined && result && typeof result === "object") result = { ...result, impersonatedBy }
     if (await databaseRefreshError(config, user.id, session.createdAt)) {
       // The provider refused this user's refresh token after the session began.
       if (config.session.refresh?.signOutOnError) return null

@@ -1,4 +1,5 @@
-/** The one way a session is issued, used by every sign-in flow (credentials, OAuth, email, WebAuthn). */
+/** The one way a session is issued, used by every sign-in flow (credentials, OAuth, email, WebAuthn) and impersonation. */
+import { InvalidConfig } from "../../errors"
 import { storedClientIp } from "../kernel/rate-limit/ip"
 import type { AdapterUser } from "../../storage/adapter"
 import { clearSessionCookie } from "../kernel/cookies/session-store"
@@ -25,6 +26,11 @@ export interface IssueSessionParams {
   tokens?: { provider: string; record: TokenRecord }
   /** The second factor this sign-in passed (for `events.signIn`). */
   twoFactor?: TwoFactorUsed
+  /**
+   * An impersonation session (accounts.md §3.5): marked with the admin's id, ending `maxAge` seconds from now at the
+   * latest and never sliding; the request's own session is kept, and no `signIn` event fires.
+   */
+  impersonation?: { by: string; maxAge: number }
 }
 
 /**
@@ -43,9 +49,9 @@ function ipColumn(raw: string | null | undefined, mode: true | "truncate"): { ip
   return ip ? { ip } : {}
 }
 
-export async function issueSession(ctx: SessionContext, params: IssueSessionParams): Promise<void> {
+export async function issueSession(ctx: SessionContext, params: IssueSessionParams): Promise<boolean> {
   const { config, cookies } = ctx
-  const { user, account, profile, isNewUser, trigger, idp, tokens, twoFactor } = params
+  const { user, account, profile, isNewUser, trigger, idp, tokens, twoFactor, impersonation } = params
   const stored = readSessionCookie(ctx.requestCookies, cookies.sessionToken.name)
 
   if (config.session.strategy === "jwt") {
@@ -63,9 +69,15 @@ export async function issueSession(ctx: SessionContext, params: IssueSessionPara
       isNewUser: isNewUser ?? false,
       trigger,
     })
-    if (token === null || token === undefined) clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
-    else {
+    if (token === null || token === undefined) {
+      clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
+      return false
+    } else {
       const signedIn = withSignInClaims(token)
+      if (impersonation) {
+        const until = Math.floor(Date.now() / 1000) + Math.min(impersonation.maxAge, config.session.maxAge)
+        signedIn.__gh = { ...(signedIn.__gh as object), imp: impersonation.by, ie: until }
+      }
       // OIDC sign-ins keep what logout needs in the reserved claim, unless the callback dropped it.
       if (idp && token.__gh !== null) signedIn.__gh = { ...(signedIn.__gh as object), idp }
       const withTokens =
@@ -74,25 +86,36 @@ export async function issueSession(ctx: SessionContext, params: IssueSessionPara
     }
   } else {
     const adapter = sessionStore(config)
-    if (stored.value) await deleteSessionByCookie(adapter, stored.value)
+    // An impersonation keeps the admin's own session row: stopping it restores that session.
+    if (stored.value && !impersonation) await deleteSessionByCookie(adapter, stored.value)
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     // The cookie carries the token; the row only its hash, so a leaked table holds nothing a browser can present.
     const token = config.session.generateSessionToken()
     const now = new Date()
     // The management columns go only to adapters with session management (an Auth.js adapter may reject them).
     const managed = typeof config.stores.management?.listSessionsByUserId === "function"
+    const lifetime = impersonation ? Math.min(impersonation.maxAge, config.session.maxAge) : config.session.maxAge
     const session = await adapter.createSession({
       sessionToken: hashSessionToken(token),
       userId: String(user.id),
-      expires: new Date(now.valueOf() + config.session.maxAge * 1000),
+      expires: new Date(now.valueOf() + lifetime * 1000),
+      ...(impersonation ? { impersonatedBy: impersonation.by } : {}),
       ...(managed ? { createdAt: now, lastActiveAt: now } : {}),
       ...(managed && ctx.userAgent ? { userAgent: ctx.userAgent.slice(0, 256) } : {}),
       ...(managed && config.session.storeIp ? ipColumn(ctx.clientIp?.(), config.session.storeIp) : {}),
       ...(idp ? { provider: idp.p, idpSid: idp.sid ?? null, idpSub: idp.sub, authTime: idp.at } : {}),
     })
+    if (impersonation && session.impersonatedBy !== impersonation.by) {
+      // An adapter that does not keep the column would have made a full session of the target: undone, refused.
+      await adapter.deleteSession(session.sessionToken)
+      throw new InvalidConfig("Impersonation with database sessions needs an adapter that stores `impersonatedBy`", {
+        cause: { option: "admin" },
+      })
+    }
     writeDatabaseSessionCookie(ctx, token, session.expires)
   }
 
+  if (impersonation) return true
   await config.events.signIn({
     user,
     account,
@@ -100,4 +123,5 @@ export async function issueSession(ctx: SessionContext, params: IssueSessionPara
     ...(isNewUser === undefined ? {} : { isNewUser }),
     ...(twoFactor ? { twoFactor } : {}),
   })
+  return true
 }

@@ -8,7 +8,7 @@ import { clearSessionCookie, writeSessionCookie } from "../kernel/cookies/sessio
 import type { JWT, Session } from "../kernel/types"
 import { withoutReserved } from "./idp"
 import type { SessionContext, SessionReadOptions } from "./types"
-import { keepClaims } from "./claims"
+import { impersonationOf, keepClaims } from "./claims"
 import { currentPrincipal, type JwtPrincipal } from "./principal"
 import { hasRefreshError } from "./tokens"
 
@@ -58,17 +58,19 @@ export async function sealedWithOlderSecret(ctx: SessionContext, token: string):
  */
 export async function writeJwtSession(ctx: SessionContext, token: JWT, present: readonly string[]): Promise<void> {
   const { config, cookies } = ctx
+  // An impersonation session never outlives its hard expiry: neither the token's `exp` nor the cookie.
+  const left = cappedLifetime(token, config.jwt.maxAge)
   const encoded = await config.jwt.encode({
     token,
     secret: config.secret,
     salt: cookies.sessionToken.name,
-    maxAge: config.jwt.maxAge,
+    maxAge: left,
   })
-  const expires = new Date(Date.now() + config.session.maxAge * 1000)
+  const expires = new Date(Date.now() + cappedLifetime(token, config.session.maxAge) * 1000)
   if (ctx.tokenOut) {
     // A bearer client gets the token itself (T1.3 re-issue, T1.4): one string, never chunked, never a cookie.
     ctx.tokenOut.token = encoded
-    ctx.tokenOut.expires = Math.floor(Date.now() / 1000) + config.jwt.maxAge
+    ctx.tokenOut.expires = Math.floor(Date.now() / 1000) + left
     return
   }
   writeSessionCookie(
@@ -79,6 +81,12 @@ export async function writeJwtSession(ctx: SessionContext, token: JWT, present: 
     present,
     config.logger,
   )
+}
+
+/** `maxAge` seconds, or what is left of an impersonation session when that is less (never below 0). */
+function cappedLifetime(token: JWT, maxAge: number): number {
+  const impersonation = impersonationOf(token)
+  return impersonation ? Math.max(0, Math.min(maxAge, impersonation.until - nowSeconds())) : maxAge
 }
 
 /**
@@ -135,7 +143,7 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       (config.hasJwtCallback && changed(payload, token)) ||
       (mayHoldOlderSecrets(config) && (await sealedWithOlderSecret(ctx, cookieValue)))
     const expires = reissue
-      ? new Date(Date.now() + config.session.maxAge * 1000)
+      ? new Date(Date.now() + cappedLifetime(token, config.session.maxAge) * 1000)
       : new Date((payload.exp ?? nowSeconds()) * 1000)
     const base = {
       user: { name: token.name, email: token.email, image: token.picture },
@@ -146,6 +154,9 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       config.callbacks.session === defaultCallbacks.session
         ? base
         : await runSessionCallback(config.callbacks, { session: base, token: withoutReserved(token) })
+    // Set after the callback, so the app cannot hide an impersonation by accident (accounts.md §3.5).
+    const impersonation = impersonationOf(token)
+    if (impersonation && session && typeof session === "object") (session as Session).impersonatedBy = impersonation.by
     if (hasRefreshError(token)) {
       // The provider refused the refresh token: the session says so until the next sign-in.
       if (config.session.refresh?.signOutOnError) {

@@ -11,7 +11,7 @@ import { MissingAdapterMethods } from "../../errors"
 import type { ResolvedConfig } from "../kernel/config/types"
 import { clearSessionCookie } from "../kernel/cookies/session-store"
 import type { JWT } from "../kernel/types"
-import { claimsOf, sessionEndKey } from "./claims"
+import { claimsOf, impersonationOf, sessionEndKey } from "./claims"
 import { writeJwtSession } from "./jwt"
 import { currentPrincipal, forgetPrincipal, type DatabasePrincipal } from "./principal"
 import { deleteRows, raiseWatermark } from "./revoke"
@@ -36,6 +36,8 @@ export interface SessionInfo {
   expires: number
   userAgent?: string
   ip?: string
+  /** Present (`true`) only on an impersonation session: an admin acting as this user (accounts.md §3.5). */
+  impersonated?: true
 }
 
 /** What a revocation found. */
@@ -115,6 +117,7 @@ export async function listSessions(ctx: SessionContext): Promise<SessionInfo[] |
     const info: SessionInfo = { id: "jwt", current: true, expires: token.exp ?? 0 }
     const at = claimsOf(token)?.at
     if (typeof at === "number") info.createdAt = at
+    if (impersonationOf(token)) info.impersonated = true
     return [info]
   }
   const current = await currentDatabaseUser(ctx)
@@ -134,6 +137,7 @@ export async function listSessions(ctx: SessionContext): Promise<SessionInfo[] |
     if (lastActiveAt !== undefined) info.lastActiveAt = lastActiveAt
     if (typeof row.userAgent === "string") info.userAgent = row.userAgent
     if (typeof row.ip === "string") info.ip = row.ip
+    if (typeof row.impersonatedBy === "string" && row.impersonatedBy !== "") info.impersonated = true
     return info
   })
 }

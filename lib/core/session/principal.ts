@@ -10,13 +10,13 @@ import { AdapterError, JWTSessionError, SessionTokenError } from "../../errors"
 import { adapterError } from "../kernel/config/adapter"
 import { readSessionCookie, type StoredSessionCookie } from "../../cookie-header"
 import type { JWT } from "../kernel/types"
-import { claimsOf, sessionEndKey, sessionWatermarkKey } from "./claims"
+import { claimsOf, impersonationOf, sessionEndKey, sessionWatermarkKey } from "./claims"
 import { store } from "../kernel/config/stores"
 import { decode as builtinDecode } from "../../jwt"
 import { decodeOrThrow } from "../../jwt/decode"
 import { endedByMarkers, idpMarkerKeys, idpOfToken } from "./idp"
 import { findSessionByCookie } from "./token"
-import type { DatabasePrincipal, JwtPrincipal, PrincipalResult, SessionContext } from "./types"
+import type { DatabasePrincipal, JwtPrincipal, Principal, PrincipalResult, SessionContext } from "./types"
 
 export type {
   DatabasePrincipal,
@@ -59,7 +59,26 @@ export function currentPrincipal(ctx: SessionContext): Promise<PrincipalResult> 
 
 /** Forgets the memoised answer (after this request's own session was revoked, so later readers see it gone). */
 export function forgetPrincipal(ctx: SessionContext): void {
-  if (ctx.memo) ctx.memo.principal = undefined
+  if (ctx.memo) {
+    ctx.memo.principal = undefined
+    ctx.memo.impersonator = undefined
+  }
+}
+
+/** The admin id an impersonation session carries (JWT claim `__gh.imp`, database row `impersonatedBy`). */
+export function impersonatorOf(principal: Principal): string | undefined {
+  if (principal.strategy === "database") {
+    const by = principal.session.impersonatedBy
+    return typeof by === "string" && by !== "" ? by : undefined
+  }
+  return impersonationOf(principal.token)?.by
+}
+
+/** The answer for a principal, remembering on the memo who impersonates it (the audit's `actorId`). */
+function accepted(ctx: SessionContext, principal: Principal, cookie: PrincipalResult["cookie"]): PrincipalResult {
+  const by = impersonatorOf(principal)
+  if (ctx.memo && by !== undefined) ctx.memo.impersonator = by
+  return { ok: true, principal, cookie }
 }
 
 /**
@@ -114,6 +133,12 @@ async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
     } else config.logger.debug(`session cookie ignored: ${reason}`)
     return { ok: false, reason: reason === "it has expired" ? "expired" : "invalid", cookie }
   }
+  // An impersonation session ends at its hard expiry, whatever its `exp` says (accounts.md §3.5).
+  const impersonation = impersonationOf(token)
+  if (impersonation && impersonation.until <= Math.floor(Date.now() / 1000)) {
+    config.logger.debug("session cookie ignored: the impersonation session has ended")
+    return { ok: false, reason: "expired", cookie }
+  }
   const ended = await endedElsewhere(ctx, token)
   if (ended.error !== undefined) return { ok: false, reason: "error", cookie, error: ended.error }
   if (ended.reason !== undefined) return { ok: false, reason: ended.reason, cookie, token }
@@ -125,7 +150,7 @@ async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
     token,
     authTime: typeof at === "number" ? at : undefined,
   }
-  return { ok: true, principal, cookie }
+  return accepted(ctx, principal, cookie)
 }
 
 /**
@@ -188,7 +213,7 @@ async function databasePrincipal(ctx: SessionContext): Promise<PrincipalResult> 
     session: found.session,
     authTime: created ? Math.floor(new Date(created).valueOf() / 1000) : undefined,
   }
-  return { ok: true, principal, cookie }
+  return accepted(ctx, principal, cookie)
 }
 
 /**

@@ -5,7 +5,8 @@ import { clearSessionCookie } from "../kernel/cookies/session-store"
 import type { JWT } from "../kernel/types"
 import { sessionStore } from "./database"
 import { withoutReserved } from "./idp"
-import { currentPrincipal, forgetPrincipal } from "./principal"
+import { currentPrincipal, forgetPrincipal, impersonatorOf } from "./principal"
+import { signOutImpersonation } from "./impersonation"
 import type { SessionContext } from "./types"
 import { recordAudit } from "../kernel/audit"
 import { claimsOf, sessionEndKey } from "./claims"
@@ -52,10 +53,18 @@ export async function endSession(ctx: SessionContext): Promise<EndedSession> {
       config.logger.error(new SignOutError("Reading the session to sign out failed", { cause: error as Error }))
     }
   }
+  // An impersonation session takes the admin session it holds with it (accounts.md §3.5).
+  const principal = door.ok ? door.principal : undefined
+  try {
+    await signOutImpersonation(ctx, principal)
+  } catch (error) {
+    config.logger.error(new SignOutError("Ending the impersonating admin's session failed", { cause: error as Error }))
+  }
   clearSessionCookie(ctx.jar, door.cookie.present, ctx.cookies.sessionToken.options)
   forgetPrincipal(ctx)
   const userId = ended.token?.sub ?? ended.session?.userId
-  if (typeof userId === "string") await recordAudit(ctx, { type: "signout", userId })
+  const actorId = principal ? impersonatorOf(principal) : undefined
+  if (typeof userId === "string") await recordAudit(ctx, { type: "signout", userId, ...(actorId ? { actorId } : {}) })
   return ended
 }
 

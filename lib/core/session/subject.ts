@@ -7,7 +7,9 @@ import type { AdapterUser } from "../../storage/adapter"
 import type { DirectoryStore } from "../kernel/accounts/types"
 import type { ResolvedConfig } from "../kernel/config/types"
 import { isSessionFresh } from "./manage"
-import { currentPrincipal } from "./principal"
+import { currentPrincipal, impersonatorOf } from "./principal"
+
+export { impersonatorOf }
 import type { Principal, SessionContext } from "./types"
 
 /** The signed-in subject of a call. */
@@ -31,14 +33,20 @@ export function directory(config: ResolvedConfig): DirectoryStore {
   return store
 }
 
-/** The admin id an impersonation session carries (JWT claim `__gh.imp`, database row `impersonatedBy`). */
-export function impersonatorOf(principal: Principal): string | undefined {
-  if (principal.strategy === "database") {
-    const by = principal.session.impersonatedBy
-    return typeof by === "string" && by !== "" ? by : undefined
+/**
+ * `ImpersonationRestricted` when the request's session is an impersonation session: it may read, but not change
+ * credentials, identity or tokens (accounts.md §3.5). Nothing for any other request.
+ *
+ * @example
+ * ```ts
+ * await refuseImpersonation(ctx)
+ * ```
+ */
+export async function refuseImpersonation(ctx: SessionContext): Promise<void> {
+  const door = await currentPrincipal(ctx)
+  if (door.ok && impersonatorOf(door.principal) !== undefined) {
+    throw new ImpersonationRestricted("An impersonation session cannot change the account")
   }
-  const claims = principal.token.__gh as { imp?: unknown } | undefined
-  return typeof claims?.imp === "string" ? claims.imp : undefined
 }
 
 /**

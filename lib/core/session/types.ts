@@ -106,4 +106,6 @@ export type PrincipalResult =
 /** Per-request memory of the door: one read of the session cookie per request, however many readers ask. */
 export interface PrincipalMemo {
   principal?: Promise<PrincipalResult>
+  /** The admin id when the principal is an impersonation session (the `actorId` of its audit events). */
+  impersonator?: string
 }

@@ -153,6 +153,7 @@ export function copySession(s: AdapterSession): AdapterSession {
   if (typeof s.idpSid === "string") out.idpSid = s.idpSid
   if (typeof s.idpSub === "string") out.idpSub = s.idpSub
   if (s.authTime !== undefined && s.authTime !== null) out.authTime = Number(s.authTime)
+  if (typeof s.impersonatedBy === "string") out.impersonatedBy = s.impersonatedBy
   return out
 }
 

@@ -53,6 +53,7 @@ export interface SessionRow {
   idp_sid?: string | null
   idp_sub?: string | null
   auth_time?: unknown
+  impersonated_by?: string | null
 }
 
 /** A row of `verification_tokens`. */
@@ -126,6 +127,7 @@ export function sessionFromRow(row: SessionRow): AdapterSession {
   if (typeof row.idp_sid === "string") session.idpSid = row.idp_sid
   if (typeof row.idp_sub === "string") session.idpSub = row.idp_sub
   if (row.auth_time !== undefined && row.auth_time !== null) session.authTime = Number(row.auth_time)
+  if (typeof row.impersonated_by === "string") session.impersonatedBy = row.impersonated_by
   return session
 }
 

@@ -50,6 +50,8 @@ ALTER TABLE sessions ADD COLUMN IF NOT EXISTS provider text;
 ALTER TABLE sessions ADD COLUMN IF NOT EXISTS idp_sid text;
 ALTER TABLE sessions ADD COLUMN IF NOT EXISTS idp_sub text;
 ALTER TABLE sessions ADD COLUMN IF NOT EXISTS auth_time bigint;
+-- Added for impersonation: the admin who started the session (accounts.md §3.5).
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS impersonated_by text;
 CREATE INDEX IF NOT EXISTS sessions_idp_sid ON sessions (provider, idp_sid);
 CREATE INDEX IF NOT EXISTS sessions_idp_sub ON sessions (provider, idp_sub);
 

@@ -16,9 +16,16 @@ export function sessionMethods(
       try {
         const row = await one<SessionRow>(
           `INSERT INTO ${s}.sessions (session_token, user_id, expires, created_at, last_active_at, user_agent, ip,
-             provider, idp_sid, idp_sub, auth_time)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-          [session.sessionToken, session.userId, session.expires, ...sessionExtras(session), ...sessionIdp(session)],
+             provider, idp_sid, idp_sub, auth_time, impersonated_by)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+          [
+            session.sessionToken,
+            session.userId,
+            session.expires,
+            ...sessionExtras(session),
+            ...sessionIdp(session),
+            typeof session.impersonatedBy === "string" ? session.impersonatedBy : null,
+          ],
         )
         return sessionFromRow(row as SessionRow)
       } catch (error) {
@@ -29,7 +36,7 @@ export function sessionMethods(
       // One query per session check.
       const row = await one<SessionRow & UserRow>(
         `SELECT s.session_token, s.user_id, s.expires, s.created_at, s.last_active_at, s.user_agent, s.ip,
-                  s.provider, s.idp_sid, s.idp_sub, s.auth_time, u.id, u.name, u.email, u.email_verified, u.image, u.extra
+                  s.provider, s.idp_sid, s.idp_sub, s.auth_time, s.impersonated_by, u.id, u.name, u.email, u.email_verified, u.image, u.extra
            FROM ${s}.sessions s JOIN ${s}.users u ON u.id = s.user_id WHERE s.session_token = $1`,
         [sessionToken],
       )

@@ -118,6 +118,8 @@ const ADDED_COLUMNS: Record<string, Array<[column: string, type: string]>> = {
     ["idp_sid", "TEXT"],
     ["idp_sub", "TEXT"],
     ["auth_time", "INTEGER"],
+    // An impersonation session: the admin who started it (accounts.md §3.5).
+    ["impersonated_by", "TEXT"],
   ],
   authenticators: [
     ["name", "TEXT"],

@@ -11,8 +11,8 @@ export function sessionMethods(
 ): SessionAdapter & SessionManagementAdapter & IdpSessionAdapter & VerificationTokenAdapter {
   const q = {
     insertSession: db.prepare(
-      `INSERT INTO sessions (session_token, user_id, expires, created_at, last_active_at, user_agent, ip)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      `INSERT INTO sessions (session_token, user_id, expires, created_at, last_active_at, user_agent, ip, impersonated_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
     sessionsOf: db.prepare("SELECT * FROM sessions WHERE user_id = ?"),
     setSessionIdp: db.prepare(
@@ -25,7 +25,7 @@ export function sessionMethods(
     deleteSessionsExcept: db.prepare("DELETE FROM sessions WHERE user_id = ? AND (? IS NULL OR session_token <> ?)"),
     sessionAndUser: db.prepare(
       `SELECT s.session_token, s.user_id, s.expires, s.created_at, s.last_active_at, s.user_agent, s.ip,
-              s.provider, s.idp_sid, s.idp_sub, s.auth_time, u.id, u.name, u.email, u.email_verified, u.image, u.extra
+              s.provider, s.idp_sid, s.idp_sub, s.auth_time, s.impersonated_by, u.id, u.name, u.email, u.email_verified, u.image, u.extra
          FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_token = ?`,
     ),
     updateSession: db.prepare(
@@ -52,6 +52,7 @@ export function sessionMethods(
           ms(lastActiveAt),
           userAgent,
           ip,
+          typeof session.impersonatedBy === "string" ? session.impersonatedBy : null,
         )
         if (!session.provider) return sessionFromRow(row as SessionRow)
         const withIdp = q.setSessionIdp.get(

@@ -26,6 +26,8 @@ export interface AuditSource {
   readonly config: AuditConfig
   readonly userAgent?: string | null
   readonly clientIp?: () => string | null
+  /** The request's memory of its session: an impersonation session's admin is the `actorId` of what it does. */
+  readonly memo?: { readonly impersonator?: string }
 }
 
 /** One act to record. `outcome` defaults to `success`; `details` keys outside table 4.2's allowlist are dropped. */
@@ -165,7 +167,7 @@ export async function recordAudit(source: AuditSource, input: AuditInput): Promi
       type: input.type,
       at,
       userId: input.userId ?? null,
-      actorId: input.actorId ?? null,
+      actorId: input.actorId !== undefined ? input.actorId : (source.memo?.impersonator ?? null),
       ip: ipOf(source),
       userAgent: source.userAgent ? source.userAgent.slice(0, 256) : null,
       provider: input.provider ?? null,

@@ -7,6 +7,7 @@ import type { RequestContext } from "../../kernel/context"
 import { jsonHeaders, noCacheHeaders, type AuthResult } from "../../kernel/response"
 import { sessionContext } from "../../session/context"
 import { listAuditEvents } from "./admin-audit"
+import { impersonate, stopImpersonating } from "./admin-impersonate"
 import { adminRevokeSessions, banUser, getUserDetail, listUsers, setRole, unbanUser } from "./admin-users"
 
 const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): AuthResult => ({
@@ -46,6 +47,10 @@ async function answer(ctx: RequestContext): Promise<AuthResult> {
       return json(200, await setRole(sctx, body.id, body.role === undefined ? "" : body.role))
     case "revoke-sessions":
       return json(200, { ok: true, ...(await adminRevokeSessions(sctx, body.id)) })
+    case "impersonate":
+      return json(200, { ok: true, session: await impersonate(sctx, body.id) })
+    case "stop-impersonating":
+      return json(200, { ok: true, session: await stopImpersonating(sctx) })
   }
   throw new UnknownAction("Cannot handle action: admin")
 }

@@ -119,7 +119,8 @@ export async function listUsers(
   }
 }
 
-async function target(ctx: SessionContext, id: unknown): Promise<AdapterUser> {
+/** The user an admin call names, or `NotFound`. */
+export async function target(ctx: SessionContext, id: unknown): Promise<AdapterUser> {
   const user = await directory(ctx.config).getUser(idField("id", id))
   if (!user) throw new NotFound("No such user")
   return user

@@ -5,6 +5,7 @@
  */
 import { constantTimeEqual } from "../../kernel/secrets"
 import { clearSessionCookie } from "../../kernel/cookies/session-store"
+import { clearImpersonator } from "../../session/impersonation"
 import { deleteUser } from "../../session/manage"
 import { currentPrincipal, forgetPrincipal } from "../../session/principal"
 import type { SessionContext } from "../../session/types"
@@ -35,6 +36,7 @@ async function deleteNow(ctx: SessionContext, userId: string, confirmed: boolean
   await deleteUser(ctx.config, userId, { confirmed, source: ctx })
   if (door.ok && door.principal.userId === userId) {
     clearSessionCookie(ctx.jar, door.cookie.present, ctx.cookies.sessionToken.options)
+    clearImpersonator(ctx)
     forgetPrincipal(ctx)
   }
 }

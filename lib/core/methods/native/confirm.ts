@@ -2,6 +2,7 @@
  * `GET`/`POST <base>/native` (tokens.md T2.3, T2.5): the confirm page against silent issuance, then the one-time code
  * back to the app. The browser session is read through the one door (cookies only: a bearer never confirms).
  */
+import { ImpersonationRestricted } from "../../../errors"
 import { createHash, randomBytes } from "node:crypto"
 import type { RequestContext } from "../../kernel/context"
 import { checkSealer } from "../../kernel/checks"
@@ -10,7 +11,7 @@ import { pageHeaders } from "../../kernel/pages"
 import { escapeHtml } from "../../kernel/pages/escape"
 import { csrfInput, renderDocument } from "../../kernel/pages/layout"
 import { sessionContext } from "../../session/context"
-import { currentPrincipal, signedInUser } from "../../session/principal"
+import { currentPrincipal, impersonatorOf, signedInUser } from "../../session/principal"
 import { appRedirect, openContext, type NativeContext } from "./context"
 import { nativeRefusalHeaders } from "./start"
 
@@ -119,6 +120,10 @@ export async function nativeAction(ctx: RequestContext): Promise<AuthResult> {
     const page = ctx.config.pages.signIn ?? `${ctx.config.basePath}/signin`
     const back = `${ctx.origin}${ctx.config.basePath}/native?ctx=${encodeURIComponent(raw as string)}`
     return { redirect: `${ctx.origin}${page}?${new URLSearchParams({ callbackUrl: back })}` }
+  }
+  // An app session minted here would carry neither `impersonatedBy` nor the impersonation's cap (accounts.md §3.5).
+  if (impersonatorOf(door.principal) !== undefined) {
+    throw new ImpersonationRestricted("An impersonation session cannot sign in an app")
   }
   if (ctx.request.method === "GET") {
     if (!ctx.config.native.confirm) return allow(ctx, native)

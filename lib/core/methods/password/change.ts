@@ -22,6 +22,7 @@ import { reissuedTokenHeaders } from "../../session/session-route"
 import { sessionContext } from "../../session/context"
 import { isSessionFresh, revokeOtherSessions } from "../../session/manage"
 import { currentPrincipal } from "../../session/principal"
+import { refuseImpersonation } from "../../session/subject"
 import { okAnswer } from "./answers"
 import { providerOf } from "./common"
 import { hashNew, verifyStored } from "./hashing"
@@ -34,6 +35,7 @@ async function freshUser(ctx: RequestContext): Promise<AdapterUser> {
   const door = await currentPrincipal(session)
   const userId = door.ok ? door.principal.userId : undefined
   if (!userId) throw new SessionRequired("Sign in first")
+  await refuseImpersonation(session)
   if (!(await isSessionFresh(session))) {
     throw new SessionNotFresh("Sign in again to change the password", {
       cause: { freshAge: ctx.config.session.freshAge },

@@ -4,11 +4,11 @@
  */
 import { randomBytes } from "node:crypto"
 import { SignJWT } from "jose"
-import { AccessDenied, InvalidRequest } from "../../../errors"
+import { AccessDenied, ImpersonationRestricted, InvalidRequest } from "../../../errors"
 import type { ResolvedAccessTokens } from "../../kernel/config/access-tokens"
 import type { ResolvedConfig } from "../../kernel/config/types"
 import { withoutReserved } from "../../session/idp"
-import { currentPrincipal } from "../../session/principal"
+import { currentPrincipal, impersonatorOf } from "../../session/principal"
 import type { SessionContext } from "../../session/types"
 import { liveKeys, signingKeyOf } from "./keys"
 
@@ -71,6 +71,10 @@ export async function issueAccessToken(
   const door = await currentPrincipal(ctx)
   if (!door.ok) return null
   const { principal } = door
+  // A token minted here would carry neither `impersonatedBy` nor the impersonation's cap (accounts.md §3.5).
+  if (impersonatorOf(principal) !== undefined) {
+    throw new ImpersonationRestricted("An impersonation session cannot get access tokens")
+  }
   const userId = principal.userId
   if (userId === undefined) return null
   let extra: Record<string, unknown> = {}

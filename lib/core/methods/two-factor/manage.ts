@@ -15,6 +15,7 @@ import { recordAudit } from "../../kernel/audit"
 import type { ResolvedTwoFactor } from "../../kernel/config/two-factor"
 import { isSessionFresh, revokeOtherSessions } from "../../session/manage"
 import { currentPrincipal } from "../../session/principal"
+import { refuseImpersonation } from "../../session/subject"
 import { revokeTrust } from "../../session/two-factor/trust"
 import type { SessionContext } from "../../session/types"
 import { newBackupCodes } from "./backup-codes"
@@ -74,6 +75,7 @@ async function changing(ctx: SessionContext): Promise<{ twoFactor: ResolvedTwoFa
   const twoFactor = configured(ctx)
   const user = await who(ctx)
   if (!user) throw new SessionRequired("A signed-in user is required")
+  await refuseImpersonation(ctx)
   if (!(await isSessionFresh(ctx))) throw new SessionNotFresh("Sign in again to change two-factor settings")
   return { twoFactor, user }
 }

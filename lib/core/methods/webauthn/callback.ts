@@ -2,6 +2,8 @@
  * POST <base>/callback/:webauthnProvider (`action`, `data`, `csrfToken`, `callbackUrl`): verifies an assertion or an
  * attestation against a single-use challenge and signs the user in (B.1 verification and registration orders).
  */
+import { sessionContext } from "../../session/context"
+import { refuseImpersonation } from "../../session/subject"
 import { store } from "../../kernel/config/stores"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import type { AdapterUser } from "../../../storage/adapter"
@@ -129,6 +131,7 @@ async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider)
   const signedIn = await currentUser(ctx)
   let user: AdapterUser | null = null
   if (registerData.exists) {
+    await refuseImpersonation(sessionContext(ctx))
     user = signedIn?.id === registerData.id ? signedIn : null
     if (!user)
       throw new AccountNotLinked("Sign in as the account to add a passkey to", { cause: { provider: provider.id } })

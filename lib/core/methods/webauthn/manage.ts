@@ -8,6 +8,7 @@ import { recordAudit } from "../../kernel/audit"
 import type { AdapterAuthenticator, AdapterUser } from "../../../storage/adapter"
 import { InvalidRequest, LastCredential, NotFound, SessionNotFresh } from "../../../errors"
 import { currentPrincipal, signedInUser } from "../../session/principal"
+import { refuseImpersonation } from "../../session/subject"
 import type { SessionContext } from "../../session/types"
 import { findAuthenticator, toBase64Url } from "../../../webauthn/encoding"
 
@@ -90,6 +91,7 @@ export async function listPasskeys(ctx: SessionContext): Promise<PasskeyInfo[] |
  * ```
  */
 export async function renamePasskey(ctx: SessionContext, id: unknown, name: unknown): Promise<PasskeyInfo> {
+  await refuseImpersonation(ctx)
   const current = await signedIn(ctx)
   const stored = await owned(ctx, current?.user, id)
   const trimmed = typeof name === "string" ? name.trim() : ""
@@ -114,6 +116,7 @@ export async function renamePasskey(ctx: SessionContext, id: unknown, name: unkn
  */
 export async function deletePasskey(ctx: SessionContext, id: unknown): Promise<void> {
   const { config } = ctx
+  await refuseImpersonation(ctx)
   const current = await signedIn(ctx)
   const stored = await owned(ctx, current?.user, id)
   const { user, authTime } = current as { user: AdapterUser; authTime: number }
