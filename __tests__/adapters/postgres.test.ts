@@ -8,6 +8,7 @@ import { PostgresStore } from "../../lib/storage/postgres/store"
 import { wrapAdapter } from "../../lib/core/kernel/config/adapter"
 import { createLogger } from "../../lib/logger"
 import { runAdapterContract } from "./contract"
+import { seedEverything, tokenIdentifiers } from "./deletion"
 import { DATABASE_URL, POSTGRES, describeWithService, randomSuffix } from "./services"
 
 describeWithService(POSTGRES, "PostgreSQL adapter", () => {
@@ -26,6 +27,47 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
     adapter: PostgresAdapter(pool, { schema }),
     teardown: async () => undefined,
   }))
+
+  it("deleteUser (accounts.md §6.3) leaves 0 rows of the user in every table (direct SQL), another user's intact", async () => {
+    const adapter = PostgresAdapter(pool, { schema })
+    await seedEverything(adapter, "del-u1", "Gone-PG@Example.com")
+    await seedEverything(adapter, "del-u2", "kept-pg@example.com")
+    const count = async (sql: string, args: unknown[]) =>
+      Number((await pool.query<{ n: string }>(sql.replaceAll("$s", `"${schema}"`), args)).rows[0]!.n)
+    const rowsOf = async (id: string, email: string) => ({
+      users: await count("SELECT count(*) AS n FROM $s.users WHERE id = $1", [id]),
+      accounts: await count("SELECT count(*) AS n FROM $s.accounts WHERE user_id = $1", [id]),
+      passwords: await count("SELECT count(*) AS n FROM $s.accounts WHERE user_id = $1 AND provider = 'password'", [
+        id,
+      ]),
+      sessions: await count("SELECT count(*) AS n FROM $s.sessions WHERE user_id = $1", [id]),
+      impersonation: await count(
+        "SELECT count(*) AS n FROM $s.sessions WHERE user_id = $1 AND impersonated_by IS NOT NULL",
+        [id],
+      ),
+      authenticators: await count("SELECT count(*) AS n FROM $s.authenticators WHERE user_id = $1", [id]),
+      twoFactor: await count("SELECT count(*) AS n FROM $s.two_factor WHERE user_id = $1", [id]),
+      tokens: await count("SELECT count(*) AS n FROM $s.verification_tokens WHERE identifier = ANY($1)", [
+        tokenIdentifiers(email),
+      ]),
+    })
+    const full = {
+      users: 1,
+      accounts: 2,
+      passwords: 1,
+      sessions: 2,
+      impersonation: 1,
+      authenticators: 1,
+      twoFactor: 1,
+      tokens: 4,
+    }
+    expect(await rowsOf("del-u1", "Gone-PG@Example.com")).toEqual(full)
+    await adapter.deleteUser("del-u1")
+    expect(await rowsOf("del-u1", "Gone-PG@Example.com")).toEqual(
+      Object.fromEntries(Object.keys(full).map((k) => [k, 0])),
+    )
+    expect(await rowsOf("del-u2", "kept-pg@example.com")).toEqual(full)
+  })
 
   it("is the default export too", () => {
     expect(PostgresAdapterDefault).toBe(PostgresAdapter)

@@ -4,6 +4,7 @@
 import { Cluster } from "ioredis"
 import { RedisAdapter } from "../../lib/storage/redis/adapter"
 import { runAdapterContract } from "./contract"
+import { seedEverything } from "./deletion"
 import { REDIS_CLUSTER, REDIS_CLUSTER_URL, describeWithService, randomSuffix } from "./services"
 
 describeWithService(REDIS_CLUSTER, "Redis adapter on a Redis Cluster", () => {
@@ -45,6 +46,19 @@ describeWithService(REDIS_CLUSTER, "Redis adapter on a Redis Cluster", () => {
     const sessionSlots = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => slot(`${p}session:s${i}`)))
     expect(new Set(sessionSlots).size).toBeGreaterThan(1)
     expect(await client.zrange(`${p}user-sessions:{u0}`, 0, -1)).toEqual([`${p}session:s0`])
+  })
+
+  it("deleteUser (accounts.md §6.3) leaves no key of the user on any master, another user's intact", async () => {
+    const p = `${prefix}delete-all:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    const keys = async () => (await Promise.all(client.nodes("master").map((node) => node.keys(`${p}*`)))).flat().sort()
+    await seedEverything(adapter, "u1", "Gone@Example.com")
+    const before = await keys()
+    await seedEverything(adapter, "u2", "kept@example.com")
+    const others = (await keys()).filter((k) => !before.includes(k))
+    expect(others.filter((k) => k.startsWith(`${p}vt:`))).toHaveLength(4)
+    await adapter.deleteUser("u1")
+    expect(await keys()).toEqual(others)
   })
 
   it("a session listed in its user's set but never written (a crash after the first step) grants nothing and is found by revocation", async () => {

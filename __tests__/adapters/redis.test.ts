@@ -4,6 +4,7 @@ import Redis from "ioredis"
 import { RedisAdapter } from "../../lib/storage/redis/adapter"
 import RedisAdapterDefault from "../../lib/storage/redis/adapter"
 import { runAdapterContract } from "./contract"
+import { seedEverything } from "./deletion"
 import { REDIS, REDIS_URL, describeWithService, randomSuffix } from "./services"
 
 async function keysUnder(client: Redis, prefix: string): Promise<string[]> {
@@ -69,6 +70,7 @@ describeWithService(REDIS, "Redis adapter", () => {
         "user-authenticators:u1",
         "user-sessions:u1",
         "user:u1",
+        "vt-email:ann@example.com",
         "vt:ann%40example.com:t1",
       ]
         .map((k) => p + k)
@@ -118,6 +120,9 @@ describeWithService(REDIS, "Redis adapter", () => {
     await adapter.createVerificationToken({ identifier: "ttl@example.com", token: "t1", expires })
     expect(await client.pexpiretime(`${p}session:s1`)).toBe(expires.getTime())
     expect(await client.pexpiretime(`${p}vt:ttl%40example.com:t1`)).toBe(expires.getTime())
+    // The address's token index lives as long as its longest-lived token (PEXPIRE is relative: a few ms of slack).
+    const indexExpiry = await client.pexpiretime(`${p}vt-email:ttl@example.com`)
+    expect(Math.abs(indexExpiry - expires.getTime())).toBeLessThan(1_000)
     expect(await client.pttl(`${p}user:u1`)).toBe(-1)
     expect(await client.pttl(`${p}account:github:1`)).toBe(-1)
   })
@@ -152,6 +157,18 @@ describeWithService(REDIS, "Redis adapter", () => {
     })
     await adapter.deleteUser("u1")
     expect(await keysUnder(client, p)).toEqual([])
+  })
+
+  it("deleteUser (accounts.md §6.3) leaves no key of the user: two-factor, password, impersonation session, every token of the address", async () => {
+    const p = `${prefix}cascade-all:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    await seedEverything(adapter, "u1", "Gone@Example.com")
+    const before = await keysUnder(client, p)
+    await seedEverything(adapter, "u2", "kept@example.com")
+    const others = (await keysUnder(client, p)).filter((k) => !before.includes(k))
+    expect(others.filter((k) => k.startsWith(`${p}vt:`))).toHaveLength(4)
+    await adapter.deleteUser("u1")
+    expect(await keysUnder(client, p)).toEqual(others)
   })
 
   it("two adapters with different prefixes do not see each other's data", async () => {

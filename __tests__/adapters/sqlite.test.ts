@@ -6,6 +6,7 @@ import Database from "better-sqlite3"
 import { SQLiteAdapter, defaultSQLiteDriver } from "../../lib/storage/sqlite/adapter"
 import SQLiteAdapterDefault from "../../lib/storage/sqlite/adapter"
 import { runAdapterContract } from "./contract"
+import { seedEverything, tokenIdentifiers } from "./deletion"
 
 const dir = mkdtempSync(join(tmpdir(), "gatehouse-sqlite-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -16,6 +17,43 @@ runAdapterContract("sqlite", async () => {
 })
 
 describe("SQLiteAdapter", () => {
+  it("deleteUser (accounts.md §6.3) leaves 0 rows of the user in every table (direct SQL), another user's intact", async () => {
+    const file = join(dir, "delete-user.sqlite")
+    const adapter = SQLiteAdapter(file)
+    await seedEverything(adapter, "u1", "Gone@Example.com")
+    await seedEverything(adapter, "u2", "kept@example.com")
+    const db = new Database(file)
+    const count = (sql: string, ...args: unknown[]) => (db.prepare(sql).get(...args) as { n: number }).n
+    const rowsOf = (id: string, email: string) => ({
+      users: count("SELECT count(*) AS n FROM users WHERE id = ?", id),
+      accounts: count("SELECT count(*) AS n FROM accounts WHERE user_id = ?", id),
+      passwords: count("SELECT count(*) AS n FROM accounts WHERE user_id = ? AND provider = 'password'", id),
+      sessions: count("SELECT count(*) AS n FROM sessions WHERE user_id = ?", id),
+      impersonation: count("SELECT count(*) AS n FROM sessions WHERE user_id = ? AND impersonated_by IS NOT NULL", id),
+      authenticators: count("SELECT count(*) AS n FROM authenticators WHERE user_id = ?", id),
+      twoFactor: count("SELECT count(*) AS n FROM two_factor WHERE user_id = ?", id),
+      tokens: tokenIdentifiers(email).reduce(
+        (n, identifier) => n + count("SELECT count(*) AS n FROM verification_tokens WHERE identifier = ?", identifier),
+        0,
+      ),
+    })
+    const full = {
+      users: 1,
+      accounts: 2,
+      passwords: 1,
+      sessions: 2,
+      impersonation: 1,
+      authenticators: 1,
+      twoFactor: 1,
+      tokens: 4,
+    }
+    expect(rowsOf("u1", "Gone@Example.com")).toEqual(full)
+    await adapter.deleteUser("u1")
+    expect(rowsOf("u1", "Gone@Example.com")).toEqual(Object.fromEntries(Object.keys(full).map((k) => [k, 0])))
+    expect(rowsOf("u2", "kept@example.com")).toEqual(full)
+    db.close()
+  })
+
   it("is the default export too", () => {
     expect(SQLiteAdapterDefault).toBe(SQLiteAdapter)
   })

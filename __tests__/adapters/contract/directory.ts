@@ -1,6 +1,6 @@
 // Contract cases for the administration reads (accounts.md §6.1, §6.3, §6.4): listUsers order, prefix, exact id,
 // cursor, a walk with inserts and deletes; listAccountsByUserId; deleteUser takes the user's verification tokens.
-import { anAccount, aUser, uid } from "./fixtures"
+import { anAccount, aToken, aUser, uid } from "./fixtures"
 import type { ContractContext } from "./fixtures"
 import type { AdapterUser } from "../../../lib/storage/adapter"
 
@@ -63,6 +63,52 @@ export function directoryCases(ctx: ContractContext): void {
       expect(accounts.map((a) => a.provider)).toEqual(["github", "idp"])
       expect(accounts[0]).toMatchObject({ providerAccountId: gh.providerAccountId, access_token: "gho_access" })
       expect(await ctx.adapter().listAccountsByUserId(uid())).toEqual([])
+    })
+
+    it("deleteUser removes the tokens of the user's email in any case and its password links, and no other's", async () => {
+      const tag = uid().slice(0, 8)
+      const email = `Mixed-${tag}@Example.com`
+      const user = await ctx.adapter().createUser(aUser({ email }))
+      const otherEmail = `other-${tag}@example.com`
+      await ctx.adapter().createUser(aUser({ email: otherEmail }))
+      const lower = email.toLowerCase()
+      const doomed = [
+        aToken({ identifier: email }),
+        aToken({ identifier: email.toUpperCase() }),
+        aToken({ identifier: `gatehouse:verify-email:${lower}` }),
+        aToken({ identifier: `gatehouse:password-reset:${email.toUpperCase()}` }),
+      ]
+      const kept = [
+        aToken({ identifier: otherEmail }),
+        aToken({ identifier: `gatehouse:password-reset:${otherEmail}` }),
+        aToken({ identifier: `gatehouse:other:${lower}` }),
+        aToken({ identifier: `x${lower}` }),
+      ]
+      for (const t of [...doomed, ...kept]) await ctx.adapter().createVerificationToken(t)
+      await ctx.adapter().deleteUser(user.id)
+      for (const t of doomed) {
+        const used = await ctx.adapter().useVerificationToken({ identifier: t.identifier, token: t.token })
+        expect([t.identifier, used ?? null]).toEqual([t.identifier, null])
+      }
+      for (const t of kept) {
+        const used = await ctx.adapter().useVerificationToken({ identifier: t.identifier, token: t.token })
+        expect([t.identifier, used?.token]).toEqual([t.identifier, t.token])
+      }
+    })
+
+    it("deleteUser removes the tokens of a non-ASCII address in another case too", async () => {
+      const email = `ÉLODIE-${uid().slice(0, 8)}@CAFÉ.example`
+      const user = await ctx.adapter().createUser(aUser({ email }))
+      const doomed = [
+        aToken({ identifier: email.toLowerCase() }),
+        aToken({ identifier: `gatehouse:password-reset:${email}` }),
+      ]
+      for (const t of doomed) await ctx.adapter().createVerificationToken(t)
+      await ctx.adapter().deleteUser(user.id)
+      for (const t of doomed) {
+        const used = await ctx.adapter().useVerificationToken({ identifier: t.identifier, token: t.token })
+        expect([t.identifier, used ?? null]).toEqual([t.identifier, null])
+      }
     })
 
     it("role and ban fields round-trip through createUser and updateUser", async () => {

@@ -250,3 +250,16 @@ export const userTokenIdentifiers = (key: string): string[] => [
   `gatehouse:verify-email:${key}`,
   `gatehouse:password-reset:${key}`,
 ]
+
+const LINK_TOKEN_PREFIXES = ["gatehouse:verify-email:", "gatehouse:password-reset:"] as const
+
+/**
+ * The email key that a verification token's identifier belongs to: the lower-cased identifier without the prefix of
+ * a Gatehouse password link. An adapter that cannot select tokens by identifier indexes them under it, so that
+ * `deleteUser` finds every identifier of {@link userTokenIdentifiers} with one lookup.
+ */
+export function tokenOwnerKey(identifier: string): string {
+  const lower = identifier.toLowerCase()
+  const prefix = LINK_TOKEN_PREFIXES.find((p) => lower.startsWith(p))
+  return prefix === undefined ? lower : lower.slice(prefix.length)
+}

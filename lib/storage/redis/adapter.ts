@@ -32,10 +32,10 @@ export interface RedisAdapterOptions {
 /**
  * Creates an adapter on an ioredis client. Keys (all under `prefix`): `user:<id>`, `email:<lower-cased email>`,
  * `account:<provider>:<providerAccountId>` (URI-encoded parts), `session:<token>`, `vt:<identifier>:<token>`,
- * `authenticator:<credentialID>`, `two-factor:<id>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
- * `user-authenticators:<id>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
- * `authenticator:<credentialID>`, and per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
- * `user-authenticators:<id>`, the audit trail's `audit:<id>`, `audit-all` and `audit-user:<userId>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
+ * `authenticator:<credentialID>`, `two-factor:<id>`, per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
+ * `user-authenticators:<id>`, the set `vt-email:<lower-cased email>` of an address's verification tokens (what
+ * `deleteUser` deletes; it expires with its last token), the audit trail's `audit:<id>`, `audit-all` and
+ * `audit-user:<userId>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
  * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
  * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);

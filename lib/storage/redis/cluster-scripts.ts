@@ -70,17 +70,6 @@ if ARGV[2] ~= '' then redis.call('SET', KEYS[1], out, 'PXAT', ARGV[2]) else redi
 return out`)
 
 /**
- * KEYS: an OP-session or OP-subject index. ARGV: member, the member's remaining life (ms). Adds the member and keeps
- * the index alive at least that long, so an index outlives none of its sessions and is not kept past the last.
- */
-export const ADD_IDP_MEMBER = script(`
-redis.call('SADD', KEYS[1], ARGV[1])
-local want = tonumber(ARGV[2])
-local left = redis.call('PTTL', KEYS[1])
-if want > 0 and (left < 0 or left < want) then redis.call('PEXPIRE', KEYS[1], want) end
-return 1`)
-
-/**
  * KEYS: session. ARGV: provider, sid or '', sub or ''. Deletes the session when it is of that provider and matches
  * every one given; answers it, or nil.
  */

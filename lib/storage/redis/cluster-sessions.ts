@@ -44,7 +44,7 @@ export function clusterSessionMethods(ctx: RedisContext): Methods {
         provider !== "" && typeof stored.idpSub === "string" ? key.idpSub(provider, stored.idpSub) : undefined,
       ].filter((index): index is string => index !== undefined)
       const ttl = Math.max(1, expires - Date.now())
-      await Promise.all(indexes.map((index) => lua.run(client, c.ADD_IDP_MEMBER, [index], [member, ttl])))
+      await Promise.all(indexes.map((index) => lua.run(client, lua.ADD_EXPIRING_MEMBER, [index], [member, ttl])))
       if ((await client.set(member, JSON.stringify(stored), "PXAT", expires, "NX")) !== "OK") {
         if (added) await client.zrem(key.sessionsOf(stored.userId), member)
         throw new Error("Session token already exists")

@@ -6,7 +6,16 @@
 import type { AccountTokenAdapter, AdapterAccount, AdapterUser, AuthenticatorAdapter, UserAdapter } from "../adapter"
 import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound } from "../internal/models"
 import * as c from "./cluster-scripts"
-import { durable, emailIndex, MAX_RETRIES, reviveAccount, reviveAuthenticator, reviveUser, userUpdate } from "./keys"
+import {
+  durable,
+  emailIndex,
+  MAX_RETRIES,
+  reviveAccount,
+  reviveAuthenticator,
+  reviveUser,
+  tokenIndex,
+  userUpdate,
+} from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -88,6 +97,14 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
       }),
     )
 
+  /** Deletes the verification tokens an address's token index lists (each in its own slot), then the index. */
+  const deleteTokens = async (index: string) => {
+    if (index === "") return
+    const members = await client.smembers(index)
+    await Promise.all(members.map((member) => client.del(member)))
+    await client.del(index)
+  }
+
   return {
     async createUser(user) {
       const id = newUserId(user)
@@ -148,8 +165,10 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
         if (!Array.isArray(result)) continue
         // What was listed when the record went (a session signed in meanwhile included).
         await deleteOwned((result as string[][]).flat(), userId)
-        const index = emailIndex(ctx, (JSON.parse(current) as AdapterUser).email)
+        const email = (JSON.parse(current) as AdapterUser).email
+        const index = emailIndex(ctx, email)
         if (index !== "") await releaseEmail(index, userId)
+        await deleteTokens(tokenIndex(ctx, email))
         return reviveUser(current)
       }
       throw new Error("User delete kept conflicting", { cause: { id: userId } })

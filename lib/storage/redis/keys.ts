@@ -40,6 +40,8 @@ export function keyLayout(p: string, tagged = false) {
     account: (a: AccountKey) => `${p}account:${enc(a.provider)}:${enc(a.providerAccountId)}`,
     session: (token: string) => `${p}session:${token}`,
     token: (identifier: string, token: string) => `${p}vt:${enc(identifier)}:${enc(token)}`,
+    // The verification tokens of one email key (`tokenOwnerKey` of their identifiers), for `deleteUser`.
+    tokensOf: (emailKey: string) => `${p}vt-email:${emailKey}`,
     authenticator: (id: string) => `${p}authenticator:${id}`,
     accountsOf: (id: string) => `${p}user-accounts:${own(id)}`,
     sessionsOf: (id: string) => `${p}user-sessions:${own(id)}`,
@@ -69,6 +71,12 @@ export const durable = (ctx: RedisContext, key: string): Promise<void> => replic
 export function emailIndex(ctx: RedisContext, email: unknown): string {
   const k = emailKey(email)
   return k === null ? "" : ctx.key.email(k)
+}
+
+/** The verification-token index of a user's address, or `""` when there is no email. */
+export function tokenIndex(ctx: RedisContext, email: unknown): string {
+  const k = emailKey(email)
+  return k === null ? "" : ctx.key.tokensOf(k)
 }
 
 /** A record's expiry as the epoch milliseconds of `PXAT`. */

@@ -53,7 +53,8 @@ return 'ok'`)
 
 /**
  * KEYS: user, accounts set, sessions set, authenticators set, two-factor row. ARGV: expected user JSON, email index
- * key or '', id. Members of the sets are deleted only if they still belong to this user.
+ * key or '', id, the verification-token index of the email or ''. Members of the three sets are deleted only if they
+ * still belong to this user; every token the token index lists goes (it lists only the address's tokens).
  */
 export const DELETE_USER = script(`
 local cur = redis.call('GET', KEYS[1])
@@ -67,6 +68,10 @@ for i = 2, 4 do
   redis.call('DEL', KEYS[i])
 end
 if ARGV[2] ~= '' and redis.call('GET', ARGV[2]) == ARGV[3] then redis.call('DEL', ARGV[2]) end
+if ARGV[4] and ARGV[4] ~= '' then
+  for _, key in ipairs(redis.call('SMEMBERS', ARGV[4])) do redis.call('DEL', key) end
+  redis.call('DEL', ARGV[4])
+end
 if KEYS[5] then redis.call('DEL', KEYS[5]) end
 redis.call('DEL', KEYS[1])
 return 'ok'`)
@@ -85,6 +90,18 @@ else
 end
 redis.call('SADD', KEYS[3], KEYS[2])
 return 'ok'`)
+
+/**
+ * KEYS: an index set (an OP-session or OP-subject index, a verification-token index). ARGV: member, the member's
+ * remaining life (ms). Adds the member and keeps the index alive at least that long, so an index outlives none of its
+ * members and is not kept past the last. One key, so it runs on either key layout.
+ */
+export const ADD_EXPIRING_MEMBER = script(`
+redis.call('SADD', KEYS[1], ARGV[1])
+local want = tonumber(ARGV[2])
+local left = redis.call('PTTL', KEYS[1])
+if want > 0 and (left < 0 or left < want) then redis.call('PEXPIRE', KEYS[1], want) end
+return 1`)
 
 /** KEYS: record. ARGV: prefix, set name ('user-accounts' ...). Deletes the record and its set membership. */
 export const DELETE_OWNED = script(`

@@ -1,6 +1,6 @@
 // The Redis adapter's sessions: create/read/slide/delete, management, back-channel logout, email tokens.
 import type { IdpSessionAdapter, SessionAdapter, SessionManagementAdapter, VerificationTokenAdapter } from "../adapter"
-import { copySession, missingUser } from "../internal/models"
+import { copySession, missingUser, tokenOwnerKey } from "../internal/models"
 import { durable, expectOk, pxat, reviveSession, reviveToken, reviveUser } from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
@@ -80,7 +80,14 @@ export function sessionMethods(
 
     async createVerificationToken(token) {
       const stored = { identifier: token.identifier, token: token.token, expires: new Date(token.expires) }
-      await client.set(key.token(stored.identifier, stored.token), JSON.stringify(stored), "PXAT", pxat(stored.expires))
+      const member = key.token(stored.identifier, stored.token)
+      // Indexed under the address it belongs to before it is written (a crash between leaves only a member naming
+      // nothing), so that deleteUser finds it; the index lives as long as its longest-lived token.
+      const life = pxat(stored.expires) - Date.now()
+      if (life > 0) {
+        await lua.run(client, lua.ADD_EXPIRING_MEMBER, [key.tokensOf(tokenOwnerKey(stored.identifier))], [member, life])
+      }
+      await client.set(member, JSON.stringify(stored), "PXAT", pxat(stored.expires))
       return stored
     },
     async useVerificationToken({ identifier, token }) {

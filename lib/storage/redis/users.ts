@@ -2,7 +2,7 @@
 import type { AccountTokenAdapter, AdapterAccount, AdapterUser, UserAdapter } from "../adapter"
 import { conflict, emailKey, newUserId, notFound } from "../internal/models"
 import { TOKEN_COLUMNS } from "../internal/rows"
-import { durable, emailIndex, expectOk, MAX_RETRIES, reviveAccount, reviveUser, userUpdate } from "./keys"
+import { durable, emailIndex, expectOk, MAX_RETRIES, reviveAccount, reviveUser, tokenIndex, userUpdate } from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -65,7 +65,7 @@ export function userMethods(ctx: RedisContext): UserAdapter & AccountTokenAdapte
             key.authenticatorsOf(userId),
             key.twoFactor(userId),
           ],
-          [current, emailIndex(ctx, user.email), userId],
+          [current, emailIndex(ctx, user.email), userId, tokenIndex(ctx, user.email)],
         )
         if (status === "missing") return null
         if (status !== "ok") continue

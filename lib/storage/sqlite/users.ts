@@ -31,6 +31,11 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
     deleteAuthenticatorsOf: db.prepare("DELETE FROM authenticators WHERE user_id = ?"),
     deleteTwoFactorOf: db.prepare("DELETE FROM two_factor WHERE user_id = ?"),
     deleteTokensOf: db.prepare("DELETE FROM verification_tokens WHERE lower(identifier) IN (?, ?, ?)"),
+    // SQLite's lower() folds ASCII only: identifiers with other characters are compared in JavaScript.
+    nonAsciiTokens: db.prepare(
+      "SELECT identifier, token FROM verification_tokens WHERE length(identifier) <> length(CAST(identifier AS BLOB))",
+    ),
+    deleteToken: db.prepare("DELETE FROM verification_tokens WHERE identifier = ? AND token = ?"),
     insertAccount: db.prepare(
       `INSERT INTO accounts (${ACCOUNT_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
@@ -96,8 +101,14 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
         q.deleteTwoFactorOf.run(userId)
         const deleted = userOrNull(q.deleteUser.get(userId))
         const key = emailKey(deleted?.email)
-        // Its sign-in links and Gatehouse password links (identifiers stored as given; SQLite's lower() folds ASCII).
-        if (key !== null) q.deleteTokensOf.run(...userTokenIdentifiers(key))
+        // Its sign-in links and Gatehouse password links (identifiers stored as given, compared case-insensitively).
+        if (key !== null) {
+          const identifiers = userTokenIdentifiers(key)
+          q.deleteTokensOf.run(...identifiers)
+          for (const row of q.nonAsciiTokens.all() as Array<{ identifier: string; token: string }>) {
+            if (identifiers.includes(row.identifier.toLowerCase())) q.deleteToken.run(row.identifier, row.token)
+          }
+        }
         return deleted
       })
     },
