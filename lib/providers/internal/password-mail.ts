@@ -17,13 +17,20 @@ const escapeHtml = (value: string) =>
 
 const IGNORE = "If you did not ask for this, ignore this email."
 
-interface Message {
+/** A built-in mail: subject, plain text and HTML. */
+export interface Message {
   subject: string
   text: string
   html: string
 }
 
-function message(theme: Theme, title: string, lines: string[], button?: { url: string; label: string }): Message {
+/** A built-in mail with a title, escaped lines and at most one button (its URL also in the text part). */
+export function message(
+  theme: Theme,
+  title: string,
+  lines: string[],
+  button?: { url: string; label: string },
+): Message {
   const brand = theme.brandColor && /^#[0-9a-f]{3,8}$/i.test(theme.brandColor) ? theme.brandColor : DEFAULT_EMAIL_BRAND
   const paragraphs = lines.map((line) => `<p style="font-size:14px;color:#444">${escapeHtml(line)}</p>`).join("")
   const action = button
@@ -44,11 +51,11 @@ const hostOf = (url: string) => new URL(url).host
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000, dnsTimeout: 10_000 }
 
 /**
- * The four hooks of the Password provider, sending through `server` from `from`. nodemailer (an optional peer
- * dependency) is loaded at the first send, so an app that gives its own hooks never needs it.
+ * Sends a built-in mail through `server` (an SMTP URL or nodemailer transport options) from `from`. nodemailer (an
+ * optional peer dependency) is loaded at the first send. Rejected or pending recipients are errors.
  */
-export function passwordMailer(server: unknown, from: string | undefined) {
-  const send = async (to: string, content: Message): Promise<void> => {
+export function smtpSender(server: unknown, from: string | undefined) {
+  return async (to: string, content: Message): Promise<void> => {
     const options = typeof server === "string" ? { url: server } : (server as object)
     const { createTransport } = await import("nodemailer")
     const transport = createTransport({ ...SMTP_TIMEOUTS, ...options } as SMTPTransport.Options)
@@ -60,6 +67,14 @@ export function passwordMailer(server: unknown, from: string | undefined) {
       transport.close()
     }
   }
+}
+
+/**
+ * The four hooks of the Password provider, sending through `server` from `from`. nodemailer (an optional peer
+ * dependency) is loaded at the first send, so an app that gives its own hooks never needs it.
+ */
+export function passwordMailer(server: unknown, from: string | undefined) {
+  const send = smtpSender(server, from)
   return {
     sendVerificationRequest: (p: PasswordVerificationParams) =>
       send(

@@ -1,6 +1,8 @@
 /** Resolves the `account` and `admin` options and their route flags once, with the construction checks of §1. */
 import { InvalidConfig, MissingAdapterMethods } from "../../../errors"
 import type { Adapter, AdapterUser } from "../../../storage/adapter"
+import type { Theme } from "../../../models"
+import { accountMailer } from "../../../providers/internal/account-mail"
 import { assertKnownKeys } from "../audit/config"
 import type { AccountOptions, AdminOptions, DirectoryStore, ResolvedAccounts } from "./types"
 
@@ -32,15 +34,39 @@ function fn<F>(name: string, value: unknown): F | undefined {
   return value as F
 }
 
-const defaultIsAdmin = (user: AdapterUser): boolean => user.role === "admin"
-
 /**
- * The resolved options. `hasMailTransport` says whether an email provider (or the `Password` provider) has a
- * nodemailer `server`, which `deleteConfirmation: "email"` may use instead of `sendEmail`.
+ * The built-in account mailer over the first email provider's nodemailer transport (`server`, `from`), else the
+ * `Password` provider's; `undefined` when neither has a `server`.
  *
  * @example
  * ```ts
- * const accounts = resolveAccounts(config, wrappedAdapter, hasMailTransport)
+ * const builtIn = builtInAccountMailer(resolvedProviders, config.theme)
+ * ```
+ */
+export function builtInAccountMailer(
+  providers: ReadonlyArray<{ type: string }>,
+  theme: Theme | undefined,
+): AccountOptions["sendEmail"] {
+  type Transport = { type: string; server?: unknown; from?: string }
+  const list = providers as ReadonlyArray<Transport>
+  const transport =
+    list.find((p) => p.type === "email" && Boolean(p.server)) ??
+    list.find((p) => p.type === "password" && Boolean(p.server))
+  if (!transport) return undefined
+  const send = accountMailer(transport.server, transport.from, theme ?? ({} as Theme))
+  return (mail) => send(mail)
+}
+
+const defaultIsAdmin = (user: AdapterUser): boolean => user.role === "admin"
+
+/**
+ * The resolved options. `builtInMailer` sends the account mails with the built-in templates through the first email
+ * provider's nodemailer `server` (else the `Password` provider's), when there is one: it is the resolved `sendEmail`
+ * when the app gives none, for the email-change and the delete-confirmation mails alike.
+ *
+ * @example
+ * ```ts
+ * const accounts = resolveAccounts(config, wrappedAdapter, accountMailer(server, from, theme))
  * ```
  */
 export function resolveAccounts(
@@ -50,7 +76,7 @@ export function resolveAccounts(
     features?: { accountRoutes?: boolean; adminRoutes?: boolean }
   },
   adapter: Adapter | undefined,
-  hasMailTransport: boolean,
+  builtInMailer?: AccountOptions["sendEmail"],
 ): ResolvedAccounts {
   const routes = Object.freeze({
     account: input.features?.accountRoutes === true,
@@ -76,8 +102,8 @@ export function resolveAccounts(
       emailChangeMaxAge,
       3_650 * 86_400,
     )
-    const sendEmail = fn<AccountOptions["sendEmail"]>("account.sendEmail", a.sendEmail)
-    if (a.deleteConfirmation === "email" && !sendEmail && !hasMailTransport) {
+    const sendEmail = fn<AccountOptions["sendEmail"]>("account.sendEmail", a.sendEmail) ?? builtInMailer
+    if (a.deleteConfirmation === "email" && !sendEmail) {
       throw new InvalidConfig(
         'account.deleteConfirmation "email" needs account.sendEmail (or an email provider with a server): the ' +
           "confirmation could never be sent",

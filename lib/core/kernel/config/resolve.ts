@@ -26,7 +26,7 @@ import { warnEnvTypos } from "./env-typos"
 import { resolveTwoFactor } from "./two-factor"
 import { resolveAudit } from "../audit/config"
 import { recordAudit } from "../audit/record"
-import { resolveAccounts } from "../accounts/config"
+import { builtInAccountMailer, resolveAccounts } from "../accounts/config"
 
 export interface ResolveOptions {
   env?: Env
@@ -187,11 +187,7 @@ export function resolveConfig(userConfig: AuthConfig, options: ResolveOptions = 
       newMemoryStore,
     ),
     audit,
-    accounts: resolveAccounts(
-      config,
-      adapter,
-      providers.some((p) => p.type === "email" && Boolean((p as { server?: unknown }).server)),
-    ),
+    accounts: resolveAccounts(config, adapter, builtInAccountMailer(providers, config.theme)),
     features: Object.freeze({
       passkeyRoutes: config.features?.passkeyRoutes === true,
       sessionRoutes: config.features?.sessionRoutes === true,

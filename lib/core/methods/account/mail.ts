@@ -29,8 +29,9 @@ export const maskEmail = (email: string): string => {
 }
 
 /**
- * Sends one account mail through `account.sendEmail`. Without it, `InvalidConfig` naming the option; a send that
- * throws becomes `EmailSignInError` (status 502).
+ * Sends one account mail through `account.sendEmail` (the app's, else the built-in templates over the first email
+ * provider's or the Password provider's nodemailer transport, resolved once with the config). Without either,
+ * `InvalidConfig` naming the option; a send that throws becomes `EmailSignInError` (status 502).
  *
  * @example
  * ```ts
