@@ -50,6 +50,8 @@ export interface RoutePolicy {
     readonly providerType?: ProviderType
     /** Only for a provider configured to push its authorization request (`par: true` or `fapi2`). */
     readonly pushing?: true
+    /** Only for these sub-routes `/<action>/<segment>` of an action whose segment names no provider. */
+    readonly segments?: readonly string[]
     readonly rules: readonly RateLimitRuleName[]
   }>
   /** `"json"`: a `RateLimited` refusal answers 429 `{"error":"RateLimited"}` even though other errors show a page. */
@@ -165,6 +167,14 @@ export const routes = {
     csrfStatus: 403,
     extension: true,
     bodyLimit: 16 * 1024,
+    // The POSTs of the three mail links, by IP: each guesses at a link token.
+    rateLimits: [
+      {
+        methods: ["POST"],
+        segments: ["verify-email", "cancel-email", "confirm-delete"],
+        rules: ["account-link-confirm"],
+      },
+    ],
   },
   // Gatehouse's admin JSON API (`features.adminRoutes`, accounts.md §3.6).
   admin: {

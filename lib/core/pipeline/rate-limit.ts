@@ -58,6 +58,7 @@ export async function limitRoute(ctx: RequestContext): Promise<void> {
   for (const entry of policyOf(action).rateLimits ?? []) {
     if (!entry.methods.includes(method)) continue
     if (entry.providerType !== undefined && ctx.provider?.type !== entry.providerType) continue
+    if (entry.segments !== undefined && !entry.segments.includes(ctx.request.providerId ?? "")) continue
     if (entry.pushing && (ctx.provider as { security?: { par?: boolean } } | undefined)?.security?.par !== true)
       continue
     for (const rule of entry.rules) await limitBy(ctx, rule)
