@@ -79,7 +79,11 @@ export async function overviewOf(
   const credentials =
     user && config.accounts.account?.hasCredentials ? await config.accounts.account.hasCredentials(user) : false
   const emailSignIn = Boolean(user?.emailVerified) && config.providers.some((p) => p.type === "email")
-  const twoFactor = { enabled: user?.twoFactorEnabled === true }
+  // Enabled means a verified row in the two-factor store (an enrolment awaiting its first code is not); `false` when
+  // two-factor sign-in is not configured, whatever the adapter holds.
+  const twoFactorStore = config.twoFactor?.store
+  const twoFactorRow = user && twoFactorStore ? await twoFactorStore.getTwoFactor(userId) : null
+  const twoFactor = { enabled: Boolean(twoFactorRow && twoFactorRow.verifiedAt !== null) }
   const methods = accounts.length + passkeys.length + (password ? 1 : 0) + (credentials ? 1 : 0) + (emailSignIn ? 1 : 0)
   return {
     userId,
