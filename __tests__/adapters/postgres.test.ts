@@ -86,6 +86,81 @@ describeWithService(POSTGRES, "PostgreSQL adapter", () => {
     expect((await adapter.getUser("migrate-keep"))?.email).toBe("keep@example.com")
   })
 
+  it("migrate adds the administration columns to a users table of an earlier version; values kept in extra still read", async () => {
+    const old = `gatehouse_old_${randomSuffix()}`
+    try {
+      await pool.query(`CREATE SCHEMA "${old}"`)
+      await pool.query(`CREATE TABLE "${old}".users (id text PRIMARY KEY, name text, email text,
+        email_verified timestamptz, image text, extra jsonb NOT NULL DEFAULT '{}')`)
+      const legacyBan = { banned: true, banReason: "spam", banExpires: "2031-01-02T03:04:05.678Z", nickname: "x" }
+      await pool.query(
+        `INSERT INTO "${old}".users (id, email, extra) VALUES
+           ('u-admin', 'admin@example.com', '{"role":"admin"}'), ('u-banned', 'banned@example.com', $1),
+           ('u-plain', 'plain@example.com', '{}')`,
+        [JSON.stringify(legacyBan)],
+      )
+      await migrate(pool, { schema: old })
+      await migrate(pool, { schema: old })
+      const columns = await pool.query<{ column_name: string }>(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'users'",
+        [old],
+      )
+      expect(columns.rows.map((r) => r.column_name)).toEqual(
+        expect.arrayContaining(["role", "banned", "ban_reason", "ban_expires"]),
+      )
+      const index = await pool.query("SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = $2", [
+        old,
+        "users_email_key_id",
+      ])
+      expect(index.rowCount).toBe(1)
+      const adapter = PostgresAdapter(pool, { schema: old })
+      expect(await adapter.getUser("u-admin")).toMatchObject({ role: "admin", banned: false, banReason: null })
+      const banned = await adapter.getUser("u-banned")
+      expect(banned).toMatchObject({ role: null, banned: true, banReason: "spam", nickname: "x" })
+      expect((banned?.banExpires as Date).toISOString()).toBe("2031-01-02T03:04:05.678Z")
+      const listed = await adapter.listUsers({ limit: 10 })
+      expect(listed.map((u) => [u.id, u.role, u.banned])).toEqual([
+        ["u-admin", "admin", false],
+        ["u-banned", null, true],
+        ["u-plain", null, false],
+      ])
+      await adapter.updateUser({ id: "u-banned", banned: false, banReason: null, banExpires: null })
+      await adapter.updateUser({ id: "u-admin", role: "editor" })
+      const until = new Date(1_900_000_000_000)
+      await adapter.createUser({
+        id: "u-new",
+        email: "new@example.com",
+        emailVerified: null,
+        banned: true,
+        banExpires: until,
+      })
+      const row = async (id: string) =>
+        (
+          await pool.query(`SELECT role, banned, ban_reason, ban_expires, extra FROM "${old}".users WHERE id = $1`, [
+            id,
+          ])
+        ).rows[0]
+      expect(await row("u-banned")).toEqual({
+        role: null,
+        banned: false,
+        ban_reason: null,
+        ban_expires: null,
+        extra: { nickname: "x" },
+      })
+      expect(await row("u-admin")).toEqual({
+        role: "editor",
+        banned: false,
+        ban_reason: null,
+        ban_expires: null,
+        extra: {},
+      })
+      expect(await row("u-new")).toEqual({ role: null, banned: true, ban_reason: null, ban_expires: until, extra: {} })
+      expect(await adapter.getUser("u-banned")).toMatchObject({ banned: false, banReason: null, banExpires: null })
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS "${old}" CASCADE`)
+    }
+  })
+
   it("migrate adds the session-management columns to a sessions table created by an earlier version", async () => {
     const old = `gatehouse_old_${randomSuffix()}`
     try {

@@ -215,6 +215,66 @@ describe("SQLiteAdapter", () => {
     db.close()
   })
 
+  it("adds the administration columns to a users table of an earlier version; values kept in extra still read", async () => {
+    const file = join(dir, "admin-columns.sqlite")
+    const old = new Database(file)
+    old.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT, email_key TEXT UNIQUE,
+      email_verified INTEGER, image TEXT, extra TEXT NOT NULL DEFAULT '{}')`)
+    const insert = old.prepare("INSERT INTO users (id, email, email_key, extra) VALUES (?, ?, ?, ?)")
+    insert.run("u-admin", "admin@example.com", "admin@example.com", JSON.stringify({ role: "admin" }))
+    const legacyBan = { banned: true, banReason: "spam", banExpires: "2031-01-02T03:04:05.678Z", nickname: "x" }
+    insert.run("u-banned", "banned@example.com", "banned@example.com", JSON.stringify(legacyBan))
+    insert.run("u-plain", "plain@example.com", "plain@example.com", "{}")
+    old.close()
+
+    const adapter = SQLiteAdapter(file)
+    SQLiteAdapter(file) // a second open adds nothing twice
+    const db = new Database(file)
+    const columns = db.prepare("PRAGMA table_info(users)").all() as Array<{ name: string }>
+    expect(columns.map((c) => c.name)).toEqual(expect.arrayContaining(["role", "banned", "ban_reason", "ban_expires"]))
+    const indexes = db.prepare("PRAGMA index_list(users)").all() as Array<{ name: string }>
+    expect(indexes.map((i) => i.name)).toContain("users_email_key_id")
+
+    expect(await adapter.getUser("u-admin")).toMatchObject({ role: "admin", banned: false, banReason: null })
+    const banned = await adapter.getUser("u-banned")
+    expect(banned).toMatchObject({ role: null, banned: true, banReason: "spam", nickname: "x" })
+    expect((banned?.banExpires as Date).toISOString()).toBe("2031-01-02T03:04:05.678Z")
+    expect(await adapter.getUser("u-plain")).toMatchObject({ role: null, banned: false, banExpires: null })
+    const listed = await adapter.listUsers({ limit: 10 })
+    expect(listed.map((u) => [u.id, u.role, u.banned])).toEqual([
+      ["u-admin", "admin", false],
+      ["u-banned", null, true],
+      ["u-plain", null, false],
+    ])
+
+    // A write moves the field to its column and out of extra; other extra fields stay.
+    await adapter.updateUser({ id: "u-banned", banned: false, banReason: null, banExpires: null })
+    await adapter.updateUser({ id: "u-admin", role: "editor" })
+    await adapter.createUser({
+      id: "u-new",
+      email: "new@example.com",
+      emailVerified: null,
+      role: "admin",
+      banned: true,
+    })
+    const row = (id: string) =>
+      db.prepare("SELECT role, banned, ban_reason, ban_expires, extra FROM users WHERE id = ?").get(id)
+    expect(row("u-banned")).toEqual({
+      role: null,
+      banned: 0,
+      ban_reason: null,
+      ban_expires: null,
+      extra: '{"nickname":"x"}',
+    })
+    expect(row("u-admin")).toEqual({ role: "editor", banned: 0, ban_reason: null, ban_expires: null, extra: "{}" })
+    expect(row("u-new")).toEqual({ role: "admin", banned: 1, ban_reason: null, ban_expires: null, extra: "{}" })
+    expect(await adapter.getUser("u-banned")).toMatchObject({ banned: false, banReason: null, banExpires: null })
+    expect(await adapter.getUser("u-admin")).toMatchObject({ role: "editor" })
+    await adapter.updateUser({ id: "u-new", banExpires: new Date(1_900_000_000_000), banReason: "r" })
+    expect(row("u-new")).toMatchObject({ banned: 1, ban_reason: "r", ban_expires: 1_900_000_000_000 })
+    db.close()
+  })
+
   it("reopens an existing file without losing data", async () => {
     const file = join(dir, "reopen.sqlite")
     const first = new Database(file)

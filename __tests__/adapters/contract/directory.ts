@@ -111,6 +111,30 @@ export function directoryCases(ctx: ContractContext): void {
       }
     })
 
+    it("banExpires round-trips as a Date, reason and expiry clear with null, and every getUser* reads the fields", async () => {
+      const until = new Date("2031-01-02T03:04:05.678Z")
+      const user = await ctx
+        .adapter()
+        .createUser(aUser({ role: "editor", banned: true, banReason: "spam", banExpires: until }))
+      expect(user).toMatchObject({ role: "editor", banned: true, banReason: "spam", banExpires: until })
+      const account = anAccount(user.id)
+      await ctx.adapter().linkAccount(account)
+      const reads = [
+        await ctx.adapter().getUser(user.id),
+        await ctx.adapter().getUserByEmail(user.email!),
+        await ctx.adapter().getUserByAccount(account),
+        (await ctx.adapter().listUsers({ id: user.id, limit: 1 }))[0],
+      ]
+      for (const read of reads) {
+        expect(read).toMatchObject({ role: "editor", banned: true, banReason: "spam" })
+        expect(read?.banExpires).toBeInstanceOf(Date)
+        expect((read?.banExpires as Date).getTime()).toBe(until.getTime())
+      }
+      const cleared = await ctx.adapter().updateUser({ id: user.id, banned: false, banReason: null, banExpires: null })
+      expect(cleared).toMatchObject({ role: "editor", banned: false, banReason: null, banExpires: null })
+      expect(await ctx.adapter().getUser(user.id)).toMatchObject({ banned: false, banReason: null, banExpires: null })
+    })
+
     it("role and ban fields round-trip through createUser and updateUser", async () => {
       const user = await ctx.adapter().createUser(aUser({ role: "admin", banned: false }))
       expect(await ctx.adapter().getUser(user.id)).toMatchObject({ role: "admin", banned: false })

@@ -20,6 +20,11 @@ export interface UserRow {
   email_verified: unknown
   image: string | null
   extra: unknown
+  /** The administration columns; absent from a database not upgraded yet. */
+  role?: string | null
+  banned?: unknown
+  ban_reason?: string | null
+  ban_expires?: unknown
 }
 
 /** A row of `accounts`. */
@@ -79,10 +84,39 @@ export interface AuthenticatorRow {
   last_used_at?: unknown
 }
 
+/** The administration fields of a user, which have their own columns (before, they were kept in `extra`). */
+export const ADMIN_USER_FIELDS = ["role", "banned", "banReason", "banExpires"] as const
+
+/** The user fields with a column, administration fields included. */
+const USER_COLUMN_FIELDS = [...USER_FIELDS, ...ADMIN_USER_FIELDS] as const
+
+/**
+ * The administration fields of a row: its columns, unless the `extra` bag still holds a value written before the
+ * columns existed (a write of the field moves it to its column and out of the bag, so a value in the bag is the
+ * latest one). A database without the columns answers only what the bag holds.
+ */
+function adminFieldsOf(row: UserRow, extra: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> =
+    row.banned === undefined
+      ? {}
+      : {
+          role: row.role ?? null,
+          banned: row.banned === true || row.banned === 1 || row.banned === "1",
+          banReason: row.ban_reason ?? null,
+          banExpires: toDateOrNull(row.ban_expires),
+        }
+  for (const field of ADMIN_USER_FIELDS) {
+    if (field in extra) fields[field] = field === "banExpires" ? toDateOrNull(extra[field]) : extra[field]
+  }
+  return fields
+}
+
 /** Builds a user from its row; fields without a column come back from the `extra` bag. */
 export function userFromRow(row: UserRow): AdapterUser {
+  const extra = parseExtra(row.extra)
   return {
-    ...parseExtra(row.extra),
+    ...extra,
+    ...adminFieldsOf(row, extra),
     id: row.id,
     name: row.name,
     email: row.email as string,
@@ -203,9 +237,12 @@ export function authenticatorValues(
   ]
 }
 
-/** Column values of a user for an insert, in the order id, name, email, email key, email_verified, image, extra. */
+/**
+ * Column values of a user for an insert (id, name, email, email key, email_verified, image, role, banned, ban_reason,
+ * ban_expires), and the JSON of its other fields. Dates are `Date`s and `banned` a boolean: the driver converts.
+ */
 export function userValues(user: AdapterUser, id: string): { fields: Record<string, unknown>; extraJson: string } {
-  const { fields, extra } = splitExtra(user, USER_FIELDS)
+  const { fields, extra } = splitExtra(user, USER_COLUMN_FIELDS)
   return {
     fields: {
       id,
@@ -214,6 +251,10 @@ export function userValues(user: AdapterUser, id: string): { fields: Record<stri
       email_key: emailKey(fields.email),
       email_verified: fields.emailVerified ?? null,
       image: fields.image ?? null,
+      role: fields.role ?? null,
+      banned: fields.banned === true,
+      ban_reason: fields.banReason ?? null,
+      ban_expires: toDateOrNull(fields.banExpires),
     },
     extraJson: JSON.stringify(extra),
   }
@@ -253,20 +294,33 @@ export const USER_COLUMNS: Readonly<Record<string, string>> = {
   email: "email",
   emailVerified: "email_verified",
   image: "image",
+  role: "role",
+  banned: "banned",
+  banReason: "ban_reason",
+  banExpires: "ban_expires",
 }
 
-/** The user fields of an update that have a column, and the rest (merged into `extra`). */
+/**
+ * The user fields of an update that have a column (dates as `Date`, `banned` a boolean), the rest (merged into
+ * `extra`), and the administration fields written, which an older row may still hold in `extra` (to drop from it).
+ */
 export function userPatch(patch: Partial<AdapterUser>): {
   columns: Array<[column: string, value: unknown]>
   extra: Record<string, unknown>
+  movedOutOfExtra: string[]
 } {
-  const { fields, extra } = splitExtra(patch, USER_FIELDS)
+  const { fields, extra } = splitExtra(patch, USER_COLUMN_FIELDS)
   const columns: Array<[string, unknown]> = []
+  const movedOutOfExtra: string[] = []
   for (const [field, value] of Object.entries(fields)) {
     const column = USER_COLUMNS[field]
-    if (column !== undefined) columns.push([column, value ?? null])
+    if (column === undefined) continue
+    if (field === "banned") columns.push([column, value === true])
+    else if (field === "banExpires") columns.push([column, toDateOrNull(value)])
+    else columns.push([column, value ?? null])
+    if ((ADMIN_USER_FIELDS as readonly string[]).includes(field)) movedOutOfExtra.push(field)
   }
-  return { columns, extra }
+  return { columns, extra, movedOutOfExtra }
 }
 
 /** The token columns `updateAccountTokens` may write, in a fixed order. */

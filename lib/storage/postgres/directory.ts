@@ -17,7 +17,7 @@ export function directoryMethods(db: Queryable, s: string): UserDirectoryAdapter
       const where: string[] = []
       const match: string[] = []
       if (filter.emailPrefix !== undefined) {
-        match.push(`lower(email) LIKE ${param(`${escapeLike(filter.emailPrefix)}%`)} ESCAPE '\\'`)
+        match.push(`lower(email) COLLATE "C" LIKE ${param(`${escapeLike(filter.emailPrefix)}%`)} ESCAPE '\\'`)
       }
       if (filter.id !== undefined) match.push(`id = ${param(filter.id)}`)
       if (match.length > 0) where.push(`(${match.join(" OR ")})`)

@@ -10,6 +10,13 @@ CREATE TABLE IF NOT EXISTS users (
 );
 -- Emails are stored as given and matched case-insensitively; one user per email in any case.
 CREATE UNIQUE INDEX IF NOT EXISTS users_email_lower ON users (lower(email));
+-- Added for administration (accounts.md §6.2): the role, and a ban with its reason and end (null = permanent).
+ALTER TABLE users ADD COLUMN IF NOT EXISTS role text;
+ALTER TABLE users ADD COLUMN IF NOT EXISTS banned boolean NOT NULL DEFAULT false;
+ALTER TABLE users ADD COLUMN IF NOT EXISTS ban_reason text;
+ALTER TABLE users ADD COLUMN IF NOT EXISTS ban_expires timestamptz;
+-- The user listing's order and keyset cursor: lower-cased email, then id, compared bytewise.
+CREATE INDEX IF NOT EXISTS users_email_key_id ON users ((lower(email)) COLLATE "C", id COLLATE "C");
 
 CREATE TABLE IF NOT EXISTS accounts (
   user_id             text NOT NULL REFERENCES users (id) ON DELETE CASCADE,

@@ -36,7 +36,8 @@ export function sessionMethods(
       // One query per session check.
       const row = await one<SessionRow & UserRow>(
         `SELECT s.session_token, s.user_id, s.expires, s.created_at, s.last_active_at, s.user_agent, s.ip,
-                  s.provider, s.idp_sid, s.idp_sub, s.auth_time, s.impersonated_by, u.id, u.name, u.email, u.email_verified, u.image, u.extra
+                  s.provider, s.idp_sid, s.idp_sub, s.auth_time, s.impersonated_by, u.id, u.name, u.email, u.email_verified, u.image, u.extra,
+              u.role, u.banned, u.ban_reason, u.ban_expires
            FROM ${s}.sessions s JOIN ${s}.users u ON u.id = s.user_id WHERE s.session_token = $1`,
         [sessionToken],
       )

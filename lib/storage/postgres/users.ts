@@ -23,9 +23,9 @@ export function userMethods(db: Queryable, s: string): UserAdapter & AccountToke
       const { fields: f, extraJson } = userValues(user, id)
       try {
         const row = await one<UserRow>(
-          `INSERT INTO ${s}.users (id, name, email, email_verified, image, extra)
-             VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING *`,
-          [id, f.name, f.email, f.email_verified, f.image, extraJson],
+          `INSERT INTO ${s}.users (id, name, email, email_verified, image, extra, role, banned, ban_reason, ban_expires)
+             VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10) RETURNING *`,
+          [id, f.name, f.email, f.email_verified, f.image, extraJson, f.role, f.banned, f.ban_reason, f.ban_expires],
         )
         return userFromRow(row as UserRow)
       } catch (error) {
@@ -53,9 +53,10 @@ export function userMethods(db: Queryable, s: string): UserAdapter & AccountToke
       return row ? userFromRow(row) : null
     },
     async updateUser(patch) {
-      const { columns, extra } = userPatch(patch)
-      const values: unknown[] = [patch.id, JSON.stringify(extra)]
-      const sets = ["extra = extra || $2::jsonb"]
+      const { columns, extra, movedOutOfExtra } = userPatch(patch)
+      const values: unknown[] = [patch.id, JSON.stringify(extra), movedOutOfExtra]
+      // A field now written to its column leaves the bag, where a row from before the columns may still hold it.
+      const sets = ["extra = (extra - $3::text[]) || $2::jsonb"]
       for (const [column, value] of columns) {
         values.push(value)
         sets.push(`${column} = $${values.length}`)

@@ -13,7 +13,13 @@ export const MAX_RETRIES = 100
 
 export const reviveUser = (json: string): AdapterUser => {
   const user = JSON.parse(json) as AdapterUser
-  return { ...user, emailVerified: user.emailVerified ? new Date(user.emailVerified as unknown as string) : null }
+  const revived: AdapterUser = {
+    ...user,
+    emailVerified: user.emailVerified ? new Date(user.emailVerified as unknown as string) : null,
+  }
+  // The end of a ban is a Date like emailVerified (JSON keeps it as an ISO string).
+  if (typeof user.banExpires === "string") revived.banExpires = new Date(user.banExpires)
+  return revived
 }
 export const reviveSession = (json: string): AdapterSession => copySession(JSON.parse(json) as AdapterSession)
 export const reviveToken = (json: string): VerificationToken => {

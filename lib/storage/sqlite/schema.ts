@@ -103,6 +103,13 @@ CREATE INDEX IF NOT EXISTS audit_events_type_at ON audit_events (type, at, id);
 
 /** Columns added after the first release, per table: a database created earlier gets them on open. */
 const ADDED_COLUMNS: Record<string, Array<[column: string, type: string]>> = {
+  // Administration (accounts.md §6.2): the role, and a ban with its reason and end (epoch ms, null = permanent).
+  users: [
+    ["role", "TEXT"],
+    ["banned", "INTEGER NOT NULL DEFAULT 0"],
+    ["ban_reason", "TEXT"],
+    ["ban_expires", "INTEGER"],
+  ],
   // The sealed DPoP key; the Password provider's hash and when a user action last set it (epoch ms).
   accounts: [
     ["dpop_key", "TEXT"],
@@ -145,4 +152,6 @@ export function addMissingColumns(db: SQLiteDatabase): void {
   // Back-channel logout finds sessions by the OP's session id or subject, per provider.
   db.exec("CREATE INDEX IF NOT EXISTS sessions_idp_sid ON sessions (provider, idp_sid)")
   db.exec("CREATE INDEX IF NOT EXISTS sessions_idp_sub ON sessions (provider, idp_sub)")
+  // The user listing's order and keyset cursor (lower-cased email, then id).
+  db.exec("CREATE INDEX IF NOT EXISTS users_email_key_id ON users (email_key, id)")
 }

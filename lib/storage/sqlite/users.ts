@@ -18,7 +18,8 @@ import { ms, rethrow, transaction } from "./sql"
 export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapter {
   const q = {
     insertUser: db.prepare(
-      "INSERT INTO users (id, name, email, email_key, email_verified, image, extra) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+      `INSERT INTO users (id, name, email, email_key, email_verified, image, extra, role, banned, ban_reason, ban_expires)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
     userById: db.prepare("SELECT * FROM users WHERE id = ?"),
     userByEmail: db.prepare("SELECT * FROM users WHERE email_key = ?"),
@@ -49,7 +50,19 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
       const id = newUserId(user)
       const { fields: f, extraJson } = userValues(user, id)
       try {
-        const row = q.insertUser.get(id, f.name, f.email, f.email_key, ms(user.emailVerified), f.image, extraJson)
+        const row = q.insertUser.get(
+          id,
+          f.name,
+          f.email,
+          f.email_key,
+          ms(user.emailVerified),
+          f.image,
+          extraJson,
+          f.role,
+          f.banned ? 1 : 0,
+          f.ban_reason,
+          ms(f.ban_expires as Date | null),
+        )
         return userFromRow(row as UserRow)
       } catch (error) {
         return rethrow(error, {}, () =>
@@ -71,10 +84,16 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
       return transaction(db, () => {
         const row = q.userById.get(patch.id) as UserRow | undefined
         if (!row) throw notFound("User", patch.id)
-        const { columns, extra } = userPatch(patch)
+        const { columns, extra, movedOutOfExtra } = userPatch(patch)
         const sets = columns.map(([column]) => `${column} = ?`)
         const values = columns.map(([column, value]) =>
-          column === "email_verified" ? ms(value as Date | null) : value,
+          column === "email_verified" || column === "ban_expires"
+            ? ms(value as Date | null)
+            : column === "banned"
+              ? value
+                ? 1
+                : 0
+              : value,
         )
         const email = columns.find(([column]) => column === "email")
         if (email) {
@@ -82,7 +101,9 @@ export function userMethods(db: SQLiteDatabase): UserAdapter & AccountTokenAdapt
           values.push(emailKey(email[1]))
         }
         sets.push("extra = ?")
-        values.push(JSON.stringify({ ...parseExtra(row.extra), ...extra }))
+        const kept = parseExtra(row.extra)
+        for (const field of movedOutOfExtra) delete kept[field]
+        values.push(JSON.stringify({ ...kept, ...extra }))
         try {
           const updated = db
             .prepare(`UPDATE users SET ${sets.join(", ")} WHERE id = ? RETURNING *`)
