@@ -58,7 +58,25 @@ describeWithService(REDIS_CLUSTER, "Redis adapter on a Redis Cluster", () => {
     const others = (await keys()).filter((k) => !before.includes(k))
     expect(others.filter((k) => k.startsWith(`${p}vt:`))).toHaveLength(4)
     await adapter.deleteUser("u1")
-    expect(await keys()).toEqual(others)
+    // The listing set is shared: it stays, with only the other user's member.
+    expect(await keys()).toEqual([...others, `${p}users-by-email`].sort())
+    expect(await client.zrange(`${p}users-by-email`, 0, -1)).toEqual(["kept@example.com\u0000u2"])
+  })
+
+  it("listUsers on the cluster: users-by-email kept by the ordered steps, and filled from every master for older data", async () => {
+    const p = `${prefix}directory:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    for (let i = 0; i < 6; i++)
+      await adapter.createUser({ id: `u${i}`, email: `u${5 - i}@example.com`, emailVerified: null })
+    await adapter.updateUser({ id: "u0", email: "a@example.com" })
+    await adapter.deleteUser("u1")
+    const ids = async (a: typeof adapter) => (await a.listUsers({ limit: 10 })).map((u) => u.id)
+    expect(await ids(adapter)).toEqual(["u0", "u5", "u4", "u3", "u2"])
+    expect(await client.zcard(`${p}users-by-email`)).toBe(5)
+    await client.del(`${p}users-by-email`)
+    await client.del(`${p}users-by-email:ready`)
+    expect(await ids(RedisAdapter(client, { prefix: p }))).toEqual(["u0", "u5", "u4", "u3", "u2"])
+    expect(await client.zcard(`${p}users-by-email`)).toBe(5)
   })
 
   it("a session listed in its user's set but never written (a crash after the first step) grants nothing and is found by revocation", async () => {

@@ -70,6 +70,7 @@ describeWithService(REDIS, "Redis adapter", () => {
         "user-authenticators:u1",
         "user-sessions:u1",
         "user:u1",
+        "users-by-email",
         "vt-email:ann@example.com",
         "vt:ann%40example.com:t1",
       ]
@@ -95,7 +96,14 @@ describeWithService(REDIS, "Redis adapter", () => {
     const hex = (v: string) => createHash("sha256").update(v).digest("hex")
     const keys = await keysUnder(client, p)
     expect(keys).toEqual(
-      [`idp-sid:corp:${hex("S1")}`, `idp-sub:corp:${hex("alice")}`, "session:s1", "user-sessions:u1", "user:u1"]
+      [
+        `idp-sid:corp:${hex("S1")}`,
+        `idp-sub:corp:${hex("alice")}`,
+        "session:s1",
+        "user-sessions:u1",
+        "user:u1",
+        "users-by-email",
+      ]
         .map((k) => p + k)
         .sort(),
     )
@@ -104,7 +112,11 @@ describeWithService(REDIS, "Redis adapter", () => {
     expect((await adapter.deleteSessionsByIdp({ provider: "corp", idpSid: "S1" })).map((s) => s.sessionToken)).toEqual([
       "s1",
     ])
-    expect(await keysUnder(client, p)).toEqual([`${p}idp-sub:corp:${hex("alice")}`, `${p}user:u1`])
+    expect(await keysUnder(client, p)).toEqual([
+      `${p}idp-sub:corp:${hex("alice")}`,
+      `${p}user:u1`,
+      `${p}users-by-email`,
+    ])
     // The other index's stale member is pruned the next time that index is written.
     await adapter.createSession({ sessionToken: "s2", userId: "u1", expires, provider: "corp", idpSub: "alice" })
     expect(await client.smembers(`${p}idp-sub:corp:${hex("alice")}`)).toEqual([`${p}session:s2`])
@@ -168,7 +180,66 @@ describeWithService(REDIS, "Redis adapter", () => {
     const others = (await keysUnder(client, p)).filter((k) => !before.includes(k))
     expect(others.filter((k) => k.startsWith(`${p}vt:`))).toHaveLength(4)
     await adapter.deleteUser("u1")
-    expect(await keysUnder(client, p)).toEqual(others)
+    // The listing set is shared: it stays, with only the other user's member.
+    expect(await keysUnder(client, p)).toEqual([...others, `${p}users-by-email`].sort())
+    expect(await client.zrange(`${p}users-by-email`, 0, -1)).toEqual(["kept@example.com\u0000u2"])
+  })
+
+  it("listUsers walks the users-by-email sorted set (no SCAN once it is complete); writes keep it in step", async () => {
+    const p = `${prefix}directory:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    const set = `${p}users-by-email`
+    await adapter.createUser({ id: "u1", email: "B@example.com", emailVerified: null })
+    await adapter.createUser({ id: "u2", email: "a@example.com", emailVerified: null })
+    await adapter.createUser({ id: "u3", email: null, emailVerified: null })
+    expect(await client.zrangeBuffer(set, 0, -1)).toEqual([
+      Buffer.from("a@example.com\u0000u2"),
+      Buffer.from("b@example.com\u0000u1"),
+      Buffer.concat([Buffer.from([0xff, 0]), Buffer.from("u3")]),
+    ])
+    await adapter.listUsers({ limit: 1 })
+    const scan = jest.spyOn(client, "scan")
+    try {
+      await adapter.updateUser({ id: "u1", email: "c@example.com" })
+      await adapter.deleteUser("u2")
+      expect(await client.zrange(set, 0, 1)).toEqual(["c@example.com\u0000u1", "\ufffd\u0000u3"])
+      // A member whose user is gone or has another address (a crash between cluster steps) is skipped.
+      await client.zadd(set, 0, "a@example.com\u0000ghost", 0, "b@example.com\u0000u1")
+      const page = await adapter.listUsers({ limit: 1 })
+      expect(page.map((u) => u.id)).toEqual(["u1"])
+      const next = await adapter.listUsers({ limit: 5, after: { emailKey: "c@example.com", id: "u1" } })
+      expect(next.map((u) => u.id)).toEqual(["u3"])
+      expect((await adapter.listUsers({ emailPrefix: "c@", limit: 5 })).map((u) => u.id)).toEqual(["u1"])
+      expect((await adapter.listUsers({ emailPrefix: "zz", id: "u3", limit: 5 })).map((u) => u.id)).toEqual(["u3"])
+      expect(scan).not.toHaveBeenCalled()
+    } finally {
+      scan.mockRestore()
+    }
+  })
+
+  it("data written before the users-by-email set: the first listUsers adds every stored user, then marks it done", async () => {
+    const p = `${prefix}directory-backfill:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    for (const [id, email] of [
+      ["u1", "z@example.com"],
+      ["u2", "y@example.com"],
+      ["u3", null],
+    ] as const) {
+      await adapter.createUser({ id, email, emailVerified: null })
+    }
+    // As an earlier version left it: the records without the set or its mark.
+    await client.del(`${p}users-by-email`, `${p}users-by-email:ready`)
+    const fresh = RedisAdapter(client, { prefix: p })
+    expect((await fresh.listUsers({ limit: 10 })).map((u) => u.id)).toEqual(["u2", "u1", "u3"])
+    expect(await client.zcard(`${p}users-by-email`)).toBe(3)
+    expect(await client.get(`${p}users-by-email:ready`)).toBe("1")
+    const scan = jest.spyOn(client, "scan")
+    try {
+      expect((await RedisAdapter(client, { prefix: p }).listUsers({ limit: 10 })).map((u) => u.id)).toHaveLength(3)
+      expect(scan).not.toHaveBeenCalled()
+    } finally {
+      scan.mockRestore()
+    }
   })
 
   it("two adapters with different prefixes do not see each other's data", async () => {

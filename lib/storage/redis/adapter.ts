@@ -34,8 +34,10 @@ export interface RedisAdapterOptions {
  * `account:<provider>:<providerAccountId>` (URI-encoded parts), `session:<token>`, `vt:<identifier>:<token>`,
  * `authenticator:<credentialID>`, `two-factor:<id>`, per-user sets `user-accounts:<id>`, `user-sessions:<id>`,
  * `user-authenticators:<id>`, the set `vt-email:<lower-cased email>` of an address's verification tokens (what
- * `deleteUser` deletes; it expires with its last token), the audit trail's `audit:<id>`, `audit-all` and
- * `audit-user:<userId>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
+ * `deleteUser` deletes; it expires with its last token), the sorted set `users-by-email` (members `<lower-cased
+ * email>\0<id>`, byte 0xFF for no email: the admin listing's order, prefix search and cursor; filled once from the
+ * stored users when `listUsers` first finds it incomplete, which `users-by-email:ready` marks), the audit trail's
+ * `audit:<id>`, `audit-all` and `audit-user:<userId>`, and for OIDC sign-ins the sets `idp-sid:<provider>:<sha256(sid)>` and
  * `idp-sub:<provider>:<sha256(sub)>` (what back-channel logout deletes; members that have gone are pruned when the set
  * is next written). Sessions and verification tokens expire with `PXAT` at their `expires`, so an expired one is
  * simply gone. Emails are stored as given and indexed lower-cased. Multi-key changes run as Lua scripts (atomic);

@@ -7,6 +7,7 @@ import type { AccountTokenAdapter, AdapterAccount, AdapterUser, AuthenticatorAda
 import { conflict, copyAuthenticator, emailKey, missingUser, newUserId, notFound } from "../internal/models"
 import * as c from "./cluster-scripts"
 import {
+  directoryMemberOf,
   durable,
   emailIndex,
   MAX_RETRIES,
@@ -113,6 +114,8 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
       const index = emailIndex(ctx, user.email)
       const claim = index === "" ? "none" : await claimEmail(index, id)
       if (claim === "taken") throw conflict("Email", { email: user.email })
+      // Listed before the record exists: a member whose user is missing or differs is skipped by the listing.
+      await client.zadd(key.usersByEmail, 0, directoryMemberOf(stored))
       if ((await client.set(key.user(id), JSON.stringify(stored), "NX")) !== "OK") {
         if (claim === "claimed") await releaseEmail(index, id)
         throw conflict("User id", { id })
@@ -137,9 +140,13 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
         const [oldIndex, newIndex] = [emailIndex(ctx, before.email), emailIndex(ctx, next.email)]
         const claim = newIndex !== oldIndex && newIndex !== "" ? await claimEmail(newIndex, patch.id) : "none"
         if (claim === "taken") throw conflict("Email", { email: next.email })
+        const [oldMember, newMember] = [directoryMemberOf(before), directoryMemberOf(next)]
+        const moved = !oldMember.equals(newMember)
+        if (moved) await client.zadd(key.usersByEmail, 0, newMember)
         const status = await lua.run(client, lua.SWAP_ACCOUNT, [key.user(patch.id)], [current, json])
         if (status === "ok") {
           if (oldIndex !== newIndex && oldIndex !== "") await releaseEmail(oldIndex, patch.id)
+          if (moved) await client.zrem(key.usersByEmail, oldMember)
           return reviveUser(json)
         }
         if (claim === "claimed") await releaseEmail(newIndex, patch.id)
@@ -165,10 +172,11 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
         if (!Array.isArray(result)) continue
         // What was listed when the record went (a session signed in meanwhile included).
         await deleteOwned((result as string[][]).flat(), userId)
-        const email = (JSON.parse(current) as AdapterUser).email
-        const index = emailIndex(ctx, email)
+        const deleted = JSON.parse(current) as AdapterUser
+        const index = emailIndex(ctx, deleted.email)
         if (index !== "") await releaseEmail(index, userId)
-        await deleteTokens(tokenIndex(ctx, email))
+        await client.zrem(key.usersByEmail, directoryMemberOf(deleted))
+        await deleteTokens(tokenIndex(ctx, deleted.email))
         return reviveUser(current)
       }
       throw new Error("User delete kept conflicting", { cause: { id: userId } })

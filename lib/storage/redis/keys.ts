@@ -58,6 +58,9 @@ export function keyLayout(p: string, tagged = false) {
     idpNone: `${p}idp-none`,
     authenticatorsOf: (id: string) => `${p}user-authenticators:${own(id)}`,
     twoFactor: (id: string) => `${p}two-factor:${own(id)}`,
+    // The user listing: a sorted set (score 0) of `directoryMember`s, and the mark that it holds every user.
+    usersByEmail: `${p}users-by-email`,
+    usersByEmailReady: `${p}users-by-email:ready`,
   }
 }
 
@@ -84,6 +87,20 @@ export function tokenIndex(ctx: RedisContext, email: unknown): string {
   const k = emailKey(email)
   return k === null ? "" : ctx.key.tokensOf(k)
 }
+
+/**
+ * A user's member in the `users-by-email` sorted set: the lower-cased email, a 0 byte and the id, so that `ZRANGEBYLEX`
+ * answers the listing order (email, then id). A user without an email gets the byte 0xFF in place of one (no UTF-8
+ * text holds it), so those come last, ordered by id.
+ */
+export function directoryMember(emailKeyOrNull: string | null, id: string): Buffer {
+  const head = emailKeyOrNull === null ? Buffer.from([0xff]) : Buffer.from(emailKeyOrNull, "utf8")
+  return Buffer.concat([head, Buffer.from([0]), Buffer.from(id, "utf8")])
+}
+
+/** The `users-by-email` member of a user as stored. */
+export const directoryMemberOf = (user: { email?: unknown; id: string }): Buffer =>
+  directoryMember(emailKey(user.email), user.id)
 
 /** A record's expiry as the epoch milliseconds of `PXAT`. */
 export const pxat = (date: Date): number => new Date(date).getTime()

@@ -17,7 +17,7 @@ export async function run(
   client: Redis | Cluster,
   s: Script,
   keys: string[],
-  args: Array<string | number>,
+  args: Array<string | number | Buffer>,
 ): Promise<unknown> {
   try {
     return await client.evalsha(s.sha, keys.length, ...keys, ...args)
@@ -27,15 +27,19 @@ export async function run(
   }
 }
 
-/** KEYS: user, [email index]. ARGV: user JSON, user id. */
+/** KEYS: user, [email index]. ARGV: user JSON, user id, the listing set, the user's member in it. */
 export const CREATE_USER = script(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'id' end
 if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then return 'email' end
 redis.call('SET', KEYS[1], ARGV[1])
 if KEYS[2] then redis.call('SET', KEYS[2], ARGV[2]) end
+redis.call('ZADD', ARGV[3], 0, ARGV[4])
 return 'ok'`)
 
-/** KEYS: user. ARGV: expected JSON, new JSON, user id, old email index key or '', new email index key or ''. */
+/**
+ * KEYS: user. ARGV: expected JSON, new JSON, user id, old email index key or '', new email index key or '', the
+ * listing set, the user's old member in it, the new member.
+ */
 export const UPDATE_USER = script(`
 local cur = redis.call('GET', KEYS[1])
 if not cur then return 'missing' end
@@ -48,13 +52,16 @@ if ARGV[4] ~= ARGV[5] then
   if ARGV[4] ~= '' and redis.call('GET', ARGV[4]) == ARGV[3] then redis.call('DEL', ARGV[4]) end
   if ARGV[5] ~= '' then redis.call('SET', ARGV[5], ARGV[3]) end
 end
+if ARGV[7] ~= ARGV[8] then redis.call('ZREM', ARGV[6], ARGV[7]) end
+redis.call('ZADD', ARGV[6], 0, ARGV[8])
 redis.call('SET', KEYS[1], ARGV[2])
 return 'ok'`)
 
 /**
  * KEYS: user, accounts set, sessions set, authenticators set, two-factor row. ARGV: expected user JSON, email index
- * key or '', id, the verification-token index of the email or ''. Members of the three sets are deleted only if they
- * still belong to this user; every token the token index lists goes (it lists only the address's tokens).
+ * key or '', id, the verification-token index of the email or '', the listing set, the user's member in it. Members
+ * of the three sets are deleted only if they still belong to this user; every token the token index lists goes (it
+ * lists only the address's tokens).
  */
 export const DELETE_USER = script(`
 local cur = redis.call('GET', KEYS[1])
@@ -72,6 +79,7 @@ if ARGV[4] and ARGV[4] ~= '' then
   for _, key in ipairs(redis.call('SMEMBERS', ARGV[4])) do redis.call('DEL', key) end
   redis.call('DEL', ARGV[4])
 end
+if ARGV[5] then redis.call('ZREM', ARGV[5], ARGV[6]) end
 if KEYS[5] then redis.call('DEL', KEYS[5]) end
 redis.call('DEL', KEYS[1])
 return 'ok'`)

@@ -2,7 +2,17 @@
 import type { AccountTokenAdapter, AdapterAccount, AdapterUser, UserAdapter } from "../adapter"
 import { conflict, emailKey, newUserId, notFound } from "../internal/models"
 import { TOKEN_COLUMNS } from "../internal/rows"
-import { durable, emailIndex, expectOk, MAX_RETRIES, reviveAccount, reviveUser, tokenIndex, userUpdate } from "./keys"
+import {
+  directoryMemberOf,
+  durable,
+  emailIndex,
+  expectOk,
+  MAX_RETRIES,
+  reviveAccount,
+  reviveUser,
+  tokenIndex,
+  userUpdate,
+} from "./keys"
 import type { RedisContext } from "./keys"
 import * as lua from "./scripts"
 
@@ -19,7 +29,12 @@ export function userMethods(ctx: RedisContext): UserAdapter & AccountTokenAdapte
       const stored = { ...user, id, emailVerified: user.emailVerified ?? null }
       const index = emailIndex(ctx, user.email)
       const keys = index === "" ? [key.user(id)] : [key.user(id), index]
-      const status = await lua.run(client, lua.CREATE_USER, keys, [JSON.stringify(stored), id])
+      const status = await lua.run(client, lua.CREATE_USER, keys, [
+        JSON.stringify(stored),
+        id,
+        key.usersByEmail,
+        directoryMemberOf(stored),
+      ])
       if (status === "id") throw conflict("User id", { id })
       if (status === "email") throw conflict("Email", { email: user.email })
       return reviveUser(JSON.stringify(stored))
@@ -42,7 +57,16 @@ export function userMethods(ctx: RedisContext): UserAdapter & AccountTokenAdapte
           client,
           lua.UPDATE_USER,
           [key.user(patch.id)],
-          [current, json, patch.id, emailIndex(ctx, before.email), emailIndex(ctx, next.email)],
+          [
+            current,
+            json,
+            patch.id,
+            emailIndex(ctx, before.email),
+            emailIndex(ctx, next.email),
+            key.usersByEmail,
+            directoryMemberOf(before),
+            directoryMemberOf(next),
+          ],
         )
         if (status === "missing") throw notFound("User", patch.id)
         if (status === "email") throw conflict("Email", { email: next.email })
@@ -65,7 +89,14 @@ export function userMethods(ctx: RedisContext): UserAdapter & AccountTokenAdapte
             key.authenticatorsOf(userId),
             key.twoFactor(userId),
           ],
-          [current, emailIndex(ctx, user.email), userId, tokenIndex(ctx, user.email)],
+          [
+            current,
+            emailIndex(ctx, user.email),
+            userId,
+            tokenIndex(ctx, user.email),
+            key.usersByEmail,
+            directoryMemberOf(user),
+          ],
         )
         if (status === "missing") return null
         if (status !== "ok") continue
