@@ -52,9 +52,20 @@ describeWithService(REDIS_CLUSTER, "Redis adapter on a Redis Cluster", () => {
     const p = `${prefix}delete-all:`
     const adapter = RedisAdapter(client, { prefix: p })
     const keys = async () => (await Promise.all(client.nodes("master").map((node) => node.keys(`${p}*`)))).flat().sort()
+    const oidc = (id: string) =>
+      adapter.createSession({
+        sessionToken: `oidc-${id}`,
+        userId: id,
+        expires: expires(),
+        provider: "corp",
+        idpSid: `sid-${id}`,
+        idpSub: `sub-${id}`,
+      })
     await seedEverything(adapter, "u1", "Gone@Example.com")
+    await oidc("u1")
     const before = await keys()
     await seedEverything(adapter, "u2", "kept@example.com")
+    await oidc("u2")
     const others = (await keys()).filter((k) => !before.includes(k))
     expect(others.filter((k) => k.startsWith(`${p}vt:`))).toHaveLength(4)
     await adapter.deleteUser("u1")

@@ -185,6 +185,37 @@ describeWithService(REDIS, "Redis adapter", () => {
     expect(await client.zrange(`${p}users-by-email`, 0, -1)).toEqual(["kept@example.com\u0000u2"])
   })
 
+  it("deleteUser also takes the user's sessions out of the back-channel logout indexes, leaving no index of theirs", async () => {
+    const p = `${prefix}cascade-idp:`
+    const adapter = RedisAdapter(client, { prefix: p })
+    const expires = new Date(Date.now() + 60_000)
+    await adapter.createUser({ id: "u1", email: "idp-gone@example.com", emailVerified: null })
+    await adapter.createUser({ id: "u2", email: "idp-kept@example.com", emailVerified: null })
+    await adapter.createSession({
+      sessionToken: "s1",
+      userId: "u1",
+      expires,
+      provider: "corp",
+      idpSid: "S1",
+      idpSub: "alice",
+    })
+    await adapter.createSession({
+      sessionToken: "s2",
+      userId: "u2",
+      expires,
+      provider: "corp",
+      idpSid: "S2",
+      idpSub: "bob",
+    })
+    await adapter.deleteUser("u1")
+    const hex = (v: string) => createHash("sha256").update(v).digest("hex")
+    const keys = await keysUnder(client, p)
+    expect(keys.filter((k) => k.startsWith(`${p}idp-`))).toEqual(
+      [`${p}idp-sid:corp:${hex("S2")}`, `${p}idp-sub:corp:${hex("bob")}`].sort(),
+    )
+    expect(await client.smembers(`${p}idp-sub:corp:${hex("bob")}`)).toEqual([`${p}session:s2`])
+  })
+
   it("listUsers walks the users-by-email sorted set (no SCAN once it is complete); writes keep it in step", async () => {
     const p = `${prefix}directory:`
     const adapter = RedisAdapter(client, { prefix: p })

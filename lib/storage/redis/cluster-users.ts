@@ -90,13 +90,31 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
     throw onExists()
   }
 
-  /** Deletes the records of `members` that still belong to `userId`, each in its own slot (and waits for replicas). */
-  const deleteOwned = (members: readonly string[], userId: string) =>
-    Promise.all(
-      members.map(async (member) => {
-        if (typeof (await lua.run(client, c.TAKE_IF_OWNED, [member], [userId])) === "string") await durable(ctx, member)
-      }),
-    )
+  /**
+   * Deletes the records of `members` that still belong to `userId`, each in its own slot (and waits for replicas).
+   * Answers the deleted records' members and JSON.
+   */
+  const deleteOwned = async (members: readonly string[], userId: string) =>
+    (
+      await Promise.all(
+        members.map(async (member) => {
+          const taken = await lua.run(client, c.TAKE_IF_OWNED, [member], [userId])
+          if (typeof taken !== "string") return null
+          await durable(ctx, member)
+          return { member, json: taken }
+        }),
+      )
+    ).filter((t): t is { member: string; json: string } => t !== null)
+
+  /** Takes deleted sessions out of the back-channel logout indexes they joined (an emptied set is gone with them). */
+  const unindexSessions = async (taken: ReadonlyArray<{ member: string; json: string }>) => {
+    for (const { member, json } of taken) {
+      const s = JSON.parse(json) as { sessionToken?: unknown; provider?: unknown; idpSid?: unknown; idpSub?: unknown }
+      if (typeof s.sessionToken !== "string" || typeof s.provider !== "string" || s.provider === "") continue
+      if (typeof s.idpSid === "string") await client.srem(key.idpSid(s.provider, s.idpSid), member)
+      if (typeof s.idpSub === "string") await client.srem(key.idpSub(s.provider, s.idpSub), member)
+    }
+  }
 
   /** Deletes the verification tokens an address's token index lists (each in its own slot), then the index. */
   const deleteTokens = async (index: string) => {
@@ -159,7 +177,7 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
         const current = await client.get(key.user(userId))
         if (current === null) return null
         // Sessions first: whatever happens after, no session of this user is left that its set does not list.
-        await deleteOwned(await client.zrange(key.sessionsOf(userId), 0, -1), userId)
+        await unindexSessions(await deleteOwned(await client.zrange(key.sessionsOf(userId), 0, -1), userId))
         const keys = [
           key.user(userId),
           key.accountsOf(userId),
@@ -171,7 +189,7 @@ export function clusterUserMethods(ctx: RedisContext): Methods {
         if (result === "missing") return null
         if (!Array.isArray(result)) continue
         // What was listed when the record went (a session signed in meanwhile included).
-        await deleteOwned((result as string[][]).flat(), userId)
+        await unindexSessions(await deleteOwned((result as string[][]).flat(), userId))
         const deleted = JSON.parse(current) as AdapterUser
         const index = emailIndex(ctx, deleted.email)
         if (index !== "") await releaseEmail(index, userId)

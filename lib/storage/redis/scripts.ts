@@ -59,9 +59,10 @@ return 'ok'`)
 
 /**
  * KEYS: user, accounts set, sessions set, authenticators set, two-factor row. ARGV: expected user JSON, email index
- * key or '', id, the verification-token index of the email or '', the listing set, the user's member in it. Members
- * of the three sets are deleted only if they still belong to this user; every token the token index lists goes (it
- * lists only the address's tokens).
+ * key or '', id, the verification-token index of the email or '', the listing set, the user's member in it, then
+ * the OP-session and OP-subject indexes of the user's sessions. Members of the three sets are deleted only if they
+ * still belong to this user; every token the token index lists goes (it lists only the address's tokens); the OP
+ * indexes lose the members that are gone (a set left empty is gone with them).
  */
 export const DELETE_USER = script(`
 local cur = redis.call('GET', KEYS[1])
@@ -80,6 +81,11 @@ if ARGV[4] and ARGV[4] ~= '' then
   redis.call('DEL', ARGV[4])
 end
 if ARGV[5] then redis.call('ZREM', ARGV[5], ARGV[6]) end
+for i = 7, #ARGV do
+  for _, key in ipairs(redis.call('SMEMBERS', ARGV[i])) do
+    if redis.call('EXISTS', key) == 0 then redis.call('SREM', ARGV[i], key) end
+  end
+end
 if KEYS[5] then redis.call('DEL', KEYS[5]) end
 redis.call('DEL', KEYS[1])
 return 'ok'`)

@@ -9,6 +9,7 @@ import {
   expectOk,
   MAX_RETRIES,
   reviveAccount,
+  reviveSession,
   reviveUser,
   tokenIndex,
   userUpdate,
@@ -79,6 +80,15 @@ export function userMethods(ctx: RedisContext): UserAdapter & AccountTokenAdapte
         const current = await client.get(key.user(userId))
         if (current === null) return null
         const user = JSON.parse(current) as AdapterUser
+        // The back-channel logout indexes its sessions joined, whose names hash values only the records hold.
+        const sessions = await lua.run(client, lua.LIST_SET, [key.sessionsOf(userId)], [])
+        const idpIndexes = new Set<string>()
+        for (const json of Array.isArray(sessions) ? sessions : []) {
+          const s = reviveSession(String(json))
+          if (typeof s.provider !== "string" || s.provider === "") continue
+          if (typeof s.idpSid === "string") idpIndexes.add(key.idpSid(s.provider, s.idpSid))
+          if (typeof s.idpSub === "string") idpIndexes.add(key.idpSub(s.provider, s.idpSub))
+        }
         const status = await lua.run(
           client,
           lua.DELETE_USER,
@@ -96,6 +106,7 @@ export function userMethods(ctx: RedisContext): UserAdapter & AccountTokenAdapte
             tokenIndex(ctx, user.email),
             key.usersByEmail,
             directoryMemberOf(user),
+            ...idpIndexes,
           ],
         )
         if (status === "missing") return null
