@@ -126,7 +126,9 @@ test("the profile page lists the sign-in methods and recent activity, and links 
   expect(link.status).toBe(303)
   expect(link.headers.location.startsWith(`${idp.issuer}/auth`)).toBe(true)
   jar = cookieJar(jar, link.headers["set-cookie"])
-  const delivery = await driveAuthorization(link.headers.location, `${APP}/auth/callback/`, { login: "linked-elsewhere" })
+  const delivery = await driveAuthorization(link.headers.location, `${APP}/auth/callback/`, {
+    login: "linked-elsewhere",
+  })
   const callback = await request(app)
     .get(`${delivery.url.pathname}?${delivery.params}`)
     .set("Host", HOST)
