@@ -78,7 +78,7 @@ export function entryPoints(): Record<string, string> {
     core: "lib/core/index.ts",
     web: "lib/web/index.ts",
     jwt: "lib/jwt/index.ts",
-    errors: "lib/errors.ts",
+    errors: "lib/errors/index.ts",
     catalog: "lib/catalog.ts",
     resource: "lib/resource/index.ts",
   }
@@ -116,7 +116,7 @@ const common: Options = {
   outDir: "dist",
   platform: "node",
   target: "node20",
-  // One copy of every module per format: code shared by several entries (errors.ts above all) goes into a chunk that
+  // One copy of every module per format: code shared by several entries (lib/errors/ above all) goes into a chunk that
   // each entry loads, so `err instanceof AuthError` holds whichever entry threw it and whichever entry it came from.
   splitting: true,
   sourcemap: false,

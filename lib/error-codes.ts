@@ -1,6 +1,6 @@
 /**
  * The names and codes of Gatehouse's errors: every error `type` (wire-compatible with Auth.js), every stable `code`,
- * and the default code of each type. The classes are in `errors.ts`, which re-exports the two types.
+ * and the default code of each type. The classes are in `errors/`, whose index re-exports the two types.
  *
  * @example
  * ```ts

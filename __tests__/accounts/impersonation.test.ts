@@ -213,6 +213,37 @@ describe.each(["jwt", "database"] as const)("impersonation with %s sessions", (s
 })
 
 describe("impersonation rules that need one strategy", () => {
+  it("a browser still holding an impersonator cookie cannot start another impersonation until it stops or signs out", async () => {
+    const h = await setup("database")
+    const { jar } = await impersonate(h, await h.signIn("root"), "bob")
+    // The admin signs in again in the same browser (the impersonation session is replaced; the cookie stays).
+    const csrf = await request(h.app).get("/auth/csrf").set("Cookie", cookieHeader(jar))
+    let again = cookieJar(jar, csrf.headers["set-cookie"])
+    const signIn = await request(h.app)
+      .post("/auth/callback/credentials")
+      .set("Cookie", cookieHeader(again))
+      .type("form")
+      .send({ csrfToken: csrf.body.csrfToken, username: "root", password: "correct horse battery staple" })
+    again = cookieJar(again, signIn.headers["set-cookie"])
+    expect(again[IMPERSONATOR]).toBeDefined()
+    const nested = await impersonate(h, again, "bob")
+    expect([nested.res.status, nested.res.body]).toEqual([409, { error: "AlreadyImpersonating" }])
+    const out = await postJson(h.app, again, "/auth/signout", {})
+    expect(setCookieOf(out, IMPERSONATOR)).toMatch(/Max-Age=0/)
+  })
+
+  it("stop with a tampered impersonator cookie ends the impersonation and signs the browser out", async () => {
+    const h = await setup("jwt")
+    const { jar } = await impersonate(h, await h.signIn("root"), "bob")
+    const tampered = { ...jar, [IMPERSONATOR]: `${jar[IMPERSONATOR]!.slice(0, -4)}AAAA` }
+    const stop = await postJson(h.app, tampered, "/auth/admin/stop-impersonating", {})
+    expect([stop.status, stop.body]).toEqual([200, { ok: true, session: null }])
+    const after = cookieJar(tampered, stop.headers["set-cookie"])
+    expect(after["authjs.session-token"]).toBeUndefined()
+    expect(after[IMPERSONATOR]).toBeUndefined()
+    expect((await session(h, jar)).body).toBeNull()
+  })
+
   it("a jwt callback that drops the reserved claim does not turn the impersonation into a normal session", async () => {
     const h = await setup("jwt", {
       callbacks: {

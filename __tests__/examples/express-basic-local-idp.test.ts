@@ -97,6 +97,56 @@ test("cancelling at the identity provider ends on the sign-in page with an error
   expect(jar["authjs.session-token"]).toBeUndefined()
 })
 
+test("the profile page lists the sign-in methods and recent activity, and links the local identity provider", async () => {
+  const csrf = await request(app).get("/auth/csrf").set("Host", HOST)
+  let jar = cookieJar({}, csrf.headers["set-cookie"])
+  const signedIn = await request(app)
+    .post("/auth/callback/credentials")
+    .set("Host", HOST)
+    .set("Cookie", cookieHeader(jar))
+    .type("form")
+    .send({ csrfToken: csrf.body.csrfToken, username: "demo", password: "gatehouse" })
+  expect(signedIn.status).toBe(302)
+  jar = cookieJar(jar, signedIn.headers["set-cookie"])
+  const profile = async () =>
+    request(app).get("/account/profile").set("Host", HOST).set("Cookie", cookieHeader(jar)).set("Accept", "text/html")
+  const before = await profile()
+  expect(before.status).toBe(200)
+  expect(before.text).toContain("How you can sign in")
+  expect(before.text).toMatch(/<li>Signed in, <time/)
+  const token = /name="csrfToken" value="([^"]+)"/.exec(before.text)?.[1]
+  expect(token).toBeDefined()
+
+  const link = await request(app)
+    .post("/account/profile/link")
+    .set("Host", HOST)
+    .set("Cookie", cookieHeader(jar))
+    .type("form")
+    .send({ csrfToken: token })
+  expect(link.status).toBe(303)
+  expect(link.headers.location.startsWith(`${idp.issuer}/auth`)).toBe(true)
+  jar = cookieJar(jar, link.headers["set-cookie"])
+  const delivery = await driveAuthorization(link.headers.location, `${APP}/auth/callback/`, {
+    login: "linked-elsewhere",
+  })
+  const callback = await request(app)
+    .get(`${delivery.url.pathname}?${delivery.params}`)
+    .set("Host", HOST)
+    .set("Cookie", cookieHeader(jar))
+  expect(callback.status).toBe(302)
+  expect(callback.headers.location).toBe(`${APP}/account/profile?linked=local-idp`)
+  jar = cookieJar(jar, callback.headers["set-cookie"])
+
+  const after = await request(app)
+    .get("/account/profile?linked=local-idp")
+    .set("Host", HOST)
+    .set("Cookie", cookieHeader(jar))
+  expect(after.text).toContain("The local identity provider is linked: you can sign in with it now.")
+  expect(after.text).toContain("the local identity provider (OpenID Connect)")
+  expect(after.text).not.toContain('action="/account/profile/link"')
+  expect(after.text).toMatch(/<li>Linked a sign-in provider, <time/)
+})
+
 /** Signs in through the local IdP; `idpJar` keeps the browser's cookies at the IdP (its session). */
 async function signInThroughIdp(login: string, idpJar: Map<string, string>): Promise<Record<string, string>> {
   const csrf = await request(app).get("/auth/csrf").set("Host", HOST)

@@ -53,7 +53,7 @@ function expectedEntries(pkg: PackageJson): string[] {
     "./core": ["core", "lib/core/index.ts"],
     "./web": ["web", "lib/web/index.ts"],
     "./jwt": ["jwt", "lib/jwt/index.ts"],
-    "./errors": ["errors", "lib/errors.ts"],
+    "./errors": ["errors", "lib/errors/index.ts"],
     "./catalog": ["catalog", "lib/catalog.ts"],
   }
   const entries: string[] = []

@@ -23,6 +23,7 @@ import { createDevMailbox } from "./mailbox"
 import { escape, newNonce, renderPage, sendPage, timeElement } from "./pages"
 import { createSignInMethods, signInMethodLabel } from "./sign-in-methods"
 import { mountTwoFactorPage } from "./two-factor-page"
+import { PROFILE_PATH, mountProfilePage } from "./profile-page"
 
 /** Where the demo keeps users and sessions: `$DEMO_DB`, else `.demo-data/gatehouse.sqlite` (`:memory:` for none). */
 export function demoDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -93,6 +94,9 @@ export const authConfig: AuthConfig = {
   pages: { verifyRequest: "/check-email" },
   // Two-factor sign-in: users turn on an authenticator app on /account/two-factor; every sign-in then asks for a code.
   twoFactor: { issuer: "Gatehouse demo" },
+  // Account self-service: /account/profile lists the sign-in methods and recent activity (the audit trail is kept in
+  // the SQLite file) and links the local identity provider.
+  account: {},
 }
 
 /** Where every sign-out of the demo lands: the home page, which then shows a fixed "You have been signed out". */
@@ -234,10 +238,18 @@ ${loginForm}`
 sign-out page</a>: it tells the demo through back-channel logout, and this session ends too.</p>`
           : ""
       const nonce = newNonce()
-      const body = `<p>Signed in as ${whoIs(session)}.</p>
+      // While an admin acts as this user, every page of an app should say so and offer the way back.
+      const impersonated = session.impersonatedBy
+        ? `<div class="notice" role="status"><p>An admin (${escape(session.impersonatedBy)}) is acting as this user.</p>
+<form method="post" action="/account/stop-impersonating">${
+            listed?.current ? formTokenInput(listed.current.id) : ""
+          }<button class="button">Stop impersonating</button></form></div>`
+        : ""
+      const body = `${impersonated}<p>Signed in as ${whoIs(session)}.</p>
 <p class="muted">${how} The session is a row in the demo's SQLite database (database sessions); your browser holds only
 its random token.</p>
-<div class="actions"><a class="button secondary" href="/account/sessions">Your sessions${
+<div class="actions"><a class="button secondary" href="${PROFILE_PATH}">Your account</a>
+<a class="button secondary" href="/account/sessions">Your sessions${
         others > 0 ? ` (${others + 1})` : ""
       }</a><button class="button secondary" id="add-passkey" type="button">Add a passkey</button></div>
 <p id="passkey-status" role="status"></p>
@@ -397,6 +409,17 @@ ${signOutOthers}<ol class="list">${sessions.map((s) => sessionItem(s, current, n
   app.use((error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) => {
     if (!(error instanceof MissingCSRF)) return next(error)
     res.status(403).type("text/plain").send("Forbidden: cross-site request")
+  })
+
+  mountProfilePage(app, {
+    gatehouse,
+    requireAuth: () => requireAuth(),
+    linkProvider: LOCAL_IDP_ID,
+    checkForm: async (req, res) => (await checkForm(req, res)) !== null,
+    tokenInput: async (req, res) => {
+      const current = (await sessionsOf(req, res))?.current
+      return current ? formTokenInput(current.id) : ""
+    },
   })
 
   mountTwoFactorPage(app, {

@@ -52,6 +52,7 @@ const demoCss = [
 const navigation: readonly (readonly [string, string])[] = [
   ["/", "Home"],
   ["/protected", "Protected page"],
+  ["/account/profile", "Your account"],
   ["/account/sessions", "Your sessions"],
   ["/account/two-factor", "Two-factor"],
   ["/api/me", "API: /api/me"],

@@ -15,6 +15,7 @@ import type {
   SignInOptions,
   SignOutOptions,
   TotpEnrolment,
+  TwoFactorMembers,
   TwoFactorStatus,
 } from "../core/pipeline/gatehouse"
 import type { AdapterUser } from "../storage/adapter"
@@ -130,39 +131,29 @@ export interface SessionManagement {
   rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
 }
 
-/** The two-factor members (README "Two-factor sign-in"); every one throws `InvalidConfig` without `twoFactor`. */
-export interface ExpressTwoFactor {
-  /** The request user's two-factor state; `null` without a session. */
-  twoFactorStatus(req: Request, res?: ExpressResponse): Promise<TwoFactorStatus | null>
-  /** Starts a TOTP enrolment (fresh session): the secret, the `otpauth://` URI and its QR code as SVG (or null). */
-  enableTotp(
-    req: Request,
-    res: ExpressResponse,
-    input?: { issuer?: string; accountName?: string },
-  ): Promise<TotpEnrolment>
-  /** Confirms the enrolment with a current code: two-factor sign-in is on; the 10 backup codes, shown once. */
-  verifyTotpEnrolment(
-    req: Request,
-    res: ExpressResponse,
-    input: { code: string } | string,
-  ): Promise<{ backupCodes: string[] }>
-  /** Turns two-factor sign-in off (fresh session and a current TOTP or backup code). */
-  disableTotp(req: Request, res: ExpressResponse, input: { code: string }): Promise<true>
-  /** Replaces the backup codes (fresh session and a current TOTP or backup code). */
-  regenerateBackupCodes(req: Request, res: ExpressResponse, input: { code: string }): Promise<{ backupCodes: string[] }>
+/**
+ * The core's members `M` in Express's shape: each takes `(req, res, ...input)` where the core's takes
+ * `(port, ...input)`, with the same input and result. The members named in `ServerOnly` take no request and stay as
+ * they are; those named in `ResOptional` are reads whose `res` may be left out.
+ */
+type ExpressMembers<M, ServerOnly extends keyof M = never, ResOptional extends keyof M = never> = {
+  [K in keyof M]: K extends ServerOnly
+    ? M[K]
+    : M[K] extends (port: never, ...rest: infer A) => infer R
+      ? K extends ResOptional
+        ? (req: Request, res?: ExpressResponse, ...rest: A) => R
+        : (req: Request, res: ExpressResponse, ...rest: A) => R
+      : never
 }
+
+/** The two-factor members (README "Two-factor sign-in"); every one throws `InvalidConfig` without `twoFactor`. */
+export type ExpressTwoFactor = ExpressMembers<TwoFactorMembers<unknown>, never, "twoFactorStatus">
 
 /**
  * Account self-service, administration and the audit trail (accounts.md), Express flavour: each member takes
  * `(req, res, ...input)`; `pruneAuditEvents()` takes no request.
  */
-export type ExpressAccountMembers = {
-  [K in keyof AccountMembers]: K extends ServerOnlyAccountMember
-    ? AccountMembers[K]
-    : AccountMembers[K] extends (port: never, ...rest: infer A) => infer R
-      ? (req: Request, res: ExpressResponse, ...rest: A) => R
-      : never
-}
+export type ExpressAccountMembers = ExpressMembers<AccountMembers, ServerOnlyAccountMember>
 
 /** What `Gatehouse(config)` returns (Express flavour). */
 export interface GatehouseInstance

@@ -13,6 +13,7 @@ import type {
   SignInOptions,
   SignOutOptions,
   TotpEnrolment,
+  TwoFactorMembers,
   TwoFactorStatus,
 } from "../core/pipeline/gatehouse"
 import type { AdapterUser } from "../storage/adapter"
@@ -64,14 +65,21 @@ export interface WebSessionManagement {
   rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
 }
 
-/** The two-factor members of the Fetch initializer (as in the Express flavour, with a `Request`). */
-export interface WebTwoFactor {
-  twoFactorStatus(request: Request): Promise<TwoFactorStatus | null>
-  enableTotp(request: Request, input?: { issuer?: string; accountName?: string }): Promise<TotpEnrolment>
-  verifyTotpEnrolment(request: Request, input: { code: string } | string): Promise<{ backupCodes: string[] }>
-  disableTotp(request: Request, input: { code: string }): Promise<true>
-  regenerateBackupCodes(request: Request, input: { code: string }): Promise<{ backupCodes: string[] }>
+/**
+ * The core's members `M` in the Fetch shape: each takes `(request, ...input)` where the core's takes
+ * `(port, ...input)`, with the same input and result. The members named in `ServerOnly` take no request and stay as
+ * they are.
+ */
+type WebMembers<M, ServerOnly extends keyof M = never> = {
+  [K in keyof M]: K extends ServerOnly
+    ? M[K]
+    : M[K] extends (port: never, ...rest: infer A) => infer R
+      ? (request: Request, ...rest: A) => R
+      : never
 }
+
+/** The two-factor members of the Fetch initializer (as in the Express flavour, with a `Request`). */
+export type WebTwoFactor = WebMembers<TwoFactorMembers<unknown>>
 
 export type { TotpEnrolment, TwoFactorStatus }
 
@@ -79,13 +87,7 @@ export type { TotpEnrolment, TwoFactorStatus }
  * Account self-service, administration and the audit trail (accounts.md), Fetch flavour: each member takes
  * `(request, ...input)`; `pruneAuditEvents()` takes no request.
  */
-export type WebAccountMembers = {
-  [K in keyof AccountMembers]: K extends ServerOnlyAccountMember
-    ? AccountMembers[K]
-    : AccountMembers[K] extends (port: never, ...rest: infer A) => infer R
-      ? (request: Request, ...rest: A) => R
-      : never
-}
+export type WebAccountMembers = WebMembers<AccountMembers, ServerOnlyAccountMember>
 
 /** What `Gatehouse(config)` from `gatehouse-auth/web` returns. */
 export interface WebGatehouse

@@ -49,6 +49,7 @@ import {
 export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
 export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
 export type { PathRouting, AccessTokenRequest, IssuedAccessToken, TotpEnrolment, TwoFactorStatus, AccountMembers }
+export type { TwoFactorMembers }
 export type { ServerOnlyAccountMember } from "./accounts"
 export { SERVER_ONLY_ACCOUNT_MEMBERS } from "./accounts"
 // What the edges need of the core beyond this object, so they import nothing else of it.

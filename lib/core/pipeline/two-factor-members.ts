@@ -12,12 +12,20 @@ import type { SessionContext } from "../session/types"
 
 export type { TotpEnrolment, TwoFactorStatus }
 
-/** The members as the core offers them (each edge converts its request into the port). */
+/**
+ * The members as the core offers them; each edge derives its own shape from these signatures, putting its request in
+ * place of the port. Every one throws `InvalidConfig` without `twoFactor`.
+ */
 export interface TwoFactorMembers<Port> {
+  /** The request user's two-factor state; `null` without a session. */
   twoFactorStatus(port: Port): Promise<TwoFactorStatus | null>
+  /** Starts a TOTP enrolment (fresh session): the secret, the `otpauth://` URI and its QR code as SVG (or null). */
   enableTotp(port: Port, input?: { issuer?: string; accountName?: string }): Promise<TotpEnrolment>
+  /** Confirms the enrolment with a current code: two-factor sign-in is on; the 10 backup codes, shown once. */
   verifyTotpEnrolment(port: Port, input: { code: string } | string): Promise<{ backupCodes: string[] }>
+  /** Turns two-factor sign-in off (fresh session and a current TOTP or backup code). */
   disableTotp(port: Port, input: { code: string }): Promise<true>
+  /** Replaces the backup codes (fresh session and a current TOTP or backup code). */
   regenerateBackupCodes(port: Port, input: { code: string }): Promise<{ backupCodes: string[] }>
 }
 

@@ -1,7 +1,8 @@
 /**
  * Writing the audit trail (accounts.md §4.4): one event per act, stored before the answer (bounded by the adapter's
  * timeout), then handed to the sink without waiting. Nothing here ever fails a request: store and sink failures are
- * logged, at most once a minute per resolved config. Retention prunes in the background at most once an hour.
+ * logged, at most once a minute per resolved config. Retention prunes on a timer armed by a write, at most once an hour
+ * per store, never within a request's answer.
  */
 import { randomBytes } from "node:crypto"
 import type { AdapterAuditEvent, AuditDetailValue } from "../../../storage/adapter"
@@ -45,10 +46,17 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const SINK_TIMEOUT = 5000
 const DAY = 86_400_000
+/**
+ * How long after the write that arms it the retention pass waits. The pass must not share the request's moment: a
+ * delete running next to the answer holds a database connection the request's next read would then have to open anew,
+ * and it would run against a database the request has just found failing.
+ */
+export const AUDIT_PRUNE_DELAY = MINUTE
 
-/** Last warning per resolved audit option and code; last prune per store (per process). */
+/** Last warning per resolved audit option and code. */
 const lastWarned = new WeakMap<ResolvedAudit, Record<string, number>>()
-const lastPruned = new WeakMap<object, number>()
+/** Per store (per process): when its last retention pass ran, and whether one is armed. */
+const pruning = new WeakMap<object, { last?: number; armed?: boolean }>()
 
 function warnOnce(config: AuditConfig, code: "audit-store-failed" | "audit-sink-failed"): void {
   const seen = lastWarned.get(config.audit) ?? {}
@@ -124,7 +132,7 @@ function runSink(config: AuditConfig, event: AuditEvent): void {
 
 /**
  * Deletes the events older than the retention; resolves to how many went (0 without a store). Throws what the store
- * throws (the server function reports it; the background prune only logs it).
+ * throws (the server function reports it; the timed retention pass only logs it).
  *
  * @example
  * ```ts
@@ -134,17 +142,31 @@ function runSink(config: AuditConfig, event: AuditEvent): void {
 export async function pruneAuditEvents(config: Pick<AuditConfig, "audit">): Promise<number> {
   const store = config.audit.store
   if (!store) return 0
-  lastPruned.set(store, Date.now())
+  pruning.set(store, { ...pruning.get(store), last: Date.now() })
   return store.deleteAuditEvents({ before: new Date(Date.now() - config.audit.retention * DAY) })
 }
 
-function pruneInBackground(config: AuditConfig): void {
+/** Whether the store's last retention pass ran less than an hour ago. */
+function prunedRecently(store: object): boolean {
+  const last = pruning.get(store)?.last
+  return last !== undefined && Date.now() - last < HOUR
+}
+
+/**
+ * Arms the store's retention pass after a write: one timer at a time per store, firing `AUDIT_PRUNE_DELAY` later,
+ * unref'd (it never keeps the process alive) and skipped when a pass ran within the hour. Holds nothing once it fired.
+ */
+function schedulePrune(config: AuditConfig): void {
   const store = config.audit.store
-  if (!store) return
-  const last = lastPruned.get(store)
-  if (last !== undefined && Date.now() - last < HOUR) return
-  lastPruned.set(store, Date.now())
-  pruneAuditEvents(config).catch(() => warnOnce(config, "audit-store-failed"))
+  if (!store || pruning.get(store)?.armed || prunedRecently(store)) return
+  pruning.set(store, { ...pruning.get(store), armed: true })
+  const timer = setTimeout(() => {
+    pruning.set(store, { ...pruning.get(store), armed: false })
+    // `pruneAuditEvents()` called by the app since the timer was armed counts as this hour's pass.
+    if (prunedRecently(store)) return
+    pruneAuditEvents(config).catch(() => warnOnce(config, "audit-store-failed"))
+  }, AUDIT_PRUNE_DELAY)
+  timer.unref?.()
 }
 
 /**
@@ -178,7 +200,7 @@ export async function recordAudit(source: AuditSource, input: AuditInput): Promi
     if (store) {
       try {
         await store.createAuditEvent(stored, { expires: new Date(at.getTime() + config.audit.retention * DAY) })
-        pruneInBackground(config)
+        schedulePrune(config)
       } catch {
         warnOnce(config, "audit-store-failed")
       }
