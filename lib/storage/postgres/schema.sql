@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS users (
 );
 -- Emails are stored as given and matched case-insensitively; one user per email in any case.
 CREATE UNIQUE INDEX IF NOT EXISTS users_email_lower ON users (lower(email));
--- Added for administration (accounts.md §6.2): the role, and a ban with its reason and end (null = permanent).
+-- Added for administration: the role, and a ban with its reason and end (null = permanent).
 ALTER TABLE users ADD COLUMN IF NOT EXISTS role text;
 ALTER TABLE users ADD COLUMN IF NOT EXISTS banned boolean NOT NULL DEFAULT false;
 ALTER TABLE users ADD COLUMN IF NOT EXISTS ban_reason text;

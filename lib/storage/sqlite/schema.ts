@@ -103,7 +103,7 @@ CREATE INDEX IF NOT EXISTS audit_events_type_at ON audit_events (type, at, id);
 
 /** Columns added after the first release, per table: a database created earlier gets them on open. */
 const ADDED_COLUMNS: Record<string, Array<[column: string, type: string]>> = {
-  // Administration (accounts.md §6.2): the role, and a ban with its reason and end (epoch ms, null = permanent).
+  // Administration: the role, and a ban with its reason and end (epoch ms, null = permanent).
   users: [
     ["role", "TEXT"],
     ["banned", "INTEGER NOT NULL DEFAULT 0"],
