@@ -9,6 +9,8 @@ import { carriesImpersonator, cookieOnly, startImpersonation, stopImpersonation 
 import { isSessionFresh } from "../../session/manage"
 import type { SessionContext } from "../../session/types"
 import { requireAdmin } from "./admin-guard"
+import { limitIdentifierOf } from "../../kernel/rate-limit/by-user"
+import { currentPrincipal, impersonatorOf } from "../../session/principal"
 import { target } from "./admin-users"
 
 /**
@@ -47,6 +49,11 @@ export async function impersonate(ctx: SessionContext, id: unknown): Promise<Ses
  * const adminSession = await stopImpersonating(ctx)
  * ```
  */
-export function stopImpersonating(ctx: SessionContext): Promise<Session | null> {
-  return stopImpersonation(cookieOnly(ctx))
+export async function stopImpersonating(ctx: SessionContext): Promise<Session | null> {
+  const cookies = cookieOnly(ctx)
+  // An admin function too (the `admin` rule, keyed by the admin), though it runs on the impersonation session.
+  const door = await currentPrincipal(cookies)
+  const adminId = door.ok ? impersonatorOf(door.principal) : undefined
+  if (adminId !== undefined) await limitIdentifierOf(cookies.config, "admin", adminId)
+  return stopImpersonation(cookies)
 }
