@@ -7,13 +7,12 @@ import type { Awaitable, Theme, User } from "../../../models"
 import type { raw, skipCSRFCheck } from "../../../symbols"
 import type { AuditOptions } from "../audit/types"
 import type { AccountOptions, AdminOptions } from "../accounts/types"
-import type { AccessTokensOptions } from "../config/access-tokens"
-import type { NativeOptions } from "../config/native"
 import type { CallbacksOptions } from "./callbacks"
 import type { CookiesOverride, PagesOptions } from "./cookies"
 import type { EventCallbacks } from "./events"
-import type { RateLimitOptions } from "./rate-limit"
+import type { RateLimitOptions } from "../rate-limit/types"
 import type { JWTOptions, SessionOptions } from "./session"
+import type { AccessTokensOptions, NativeOptions } from "./tokens"
 
 /** `twoFactor`: two-factor sign-in after every first factor (README "Two-factor sign-in"). */
 export interface TwoFactorOptions {

@@ -1,7 +1,7 @@
 /** The `events` option: side-effect handlers run after the fact, and what each receives. */
 import type { AdapterSession, AdapterUser } from "../../../storage/adapter"
 import type { Account, Awaitable, JWT, Profile, Session, User } from "../../../models"
-import type { RateLimitRuleName } from "./rate-limit"
+import type { RateLimitedEvent } from "../rate-limit/types"
 
 /** What passed the second factor of a sign-in (absent when none applied). */
 export type TwoFactorUsed = "totp" | "backup-code" | "email" | "trusted-device"
@@ -34,7 +34,7 @@ export interface EventCallbacks {
   /** Gatehouse: a verified back-channel logout token was processed; `count` database sessions were deleted. */
   backchannelLogout: (message: { provider: string; sid?: string; sub?: string; count: number }) => Awaitable<void>
   /** Gatehouse: a rate limit refused a request; at most once per rule and key in each window. `key` is hashed. */
-  rateLimited: (message: { rule: RateLimitRuleName; key: string; ip?: string }) => Awaitable<void>
+  rateLimited: RateLimitedEvent
   createUser: (message: { user: User }) => Awaitable<void>
   /** Gatehouse, Password provider: a reset link set a new password (fired before `passwordChanged`). */
   passwordReset: (message: { user: AdapterUser; userId: string }) => Awaitable<void>

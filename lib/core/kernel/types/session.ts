@@ -1,7 +1,6 @@
 /** The `session` and `jwt` options: the strategy, lifetimes, and how JWT session tokens are made. */
 import type { JWTDecodeParams, JWTEncodeParams } from "../../../jwt/types"
 import type { Awaitable, JWT } from "../../../models"
-import type { SessionCacheOptions } from "../config/session-cache"
 
 export type SessionStrategy = "jwt" | "database"
 
@@ -45,4 +44,12 @@ export interface JWTOptions {
   encode: (params: JWTEncodeParams) => Awaitable<string>
   decode: (params: JWTDecodeParams) => Awaitable<JWT | null>
   secret?: string | string[]
+}
+
+/** `session.cache` as the user writes it. */
+export interface SessionCacheOptions {
+  /** Seconds a cached session is trusted without asking the adapter (at most 300). */
+  ttl: number
+  /** Most sessions kept; the least recently used goes first. Default 1000. */
+  max?: number
 }

@@ -1,4 +1,8 @@
-/** The `rateLimit` option: the rules of the limiter, their names, and where the counters live. */
+/**
+ * The limiter's vocabulary: the `rateLimit` option (its rules, their names, where the counters live) and the
+ * `rateLimited` event. `AuthConfig` and `EventCallbacks` take these from here.
+ */
+import type { Awaitable } from "../../../models"
 import type { RateLimitStore } from "../../../storage/kv"
 
 /** The names of the rate-limit rules (README "Rate limiting" has the table). */
@@ -59,3 +63,6 @@ export interface RateLimitOptions {
   /** Per-rule overrides (`{ limit, window }`, either may be left out), or `false` to turn a rule off. */
   rules?: Partial<Record<RateLimitRuleName, Partial<RateLimitRule> | false>>
 }
+
+/** The `rateLimited` event: a rate limit refused a request; at most once per rule and key in each window. */
+export type RateLimitedEvent = (message: { rule: RateLimitRuleName; key: string; ip?: string }) => Awaitable<void>
