@@ -47,6 +47,7 @@ export type { PathRouting, AccessTokenRequest, IssuedAccessToken, TotpEnrolment,
 export type { TwoFactorMembers, SessionMembers, Mount, ReadOptions, RequestPort, RequestRead }
 export type { ServerOnlyAccountMember } from "./accounts"
 export { SERVER_ONLY_ACCOUNT_MEMBERS } from "./accounts"
+export { TWO_FACTOR_MEMBERS } from "./two-factor-members"
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
