@@ -38,3 +38,36 @@ export function importGraph(): Map<string, string[]> {
   }
   return graph
 }
+
+/** Strongly connected components of more than one room (Tarjan). */
+export function roomCircles(edges: [string, string][]): string[][] {
+  const next = new Map<string, Set<string>>()
+  for (const [a, b] of edges) if (a !== b) next.set(a, (next.get(a) ?? new Set()).add(b))
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const circles: string[][] = []
+  let counter = 0
+  const visit = (v: string) => {
+    index.set(v, counter)
+    low.set(v, counter++)
+    stack.push(v)
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+    }
+    if (low.get(v) === index.get(v)) {
+      const circle: string[] = []
+      let w: string
+      do {
+        w = stack.pop()!
+        circle.push(w)
+      } while (w !== v)
+      if (circle.length > 1) circles.push(circle.sort())
+    }
+  }
+  for (const v of new Set(edges.flat())) if (!index.has(v)) visit(v)
+  return circles
+}

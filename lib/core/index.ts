@@ -4,7 +4,8 @@
 export { Auth, createAuthHandler, type LazyAuthConfig } from "./pipeline/auth"
 export { createGatehouse, type Gatehouse, type GatehouseInput, type RequestPort } from "./pipeline/gatehouse"
 export { raw, skipCSRFCheck, customFetch } from "../symbols"
-export { setEnvDefaults, createActionURL } from "./kernel/config/env"
+export { setEnvDefaults } from "./kernel/config/env"
+export { createActionURL } from "./kernel/action-url"
 export { isAuthAction, type AuthAction } from "./kernel/routes"
 export type { ResponseInternal } from "./kernel/response"
 export type {

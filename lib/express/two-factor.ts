@@ -1,6 +1,10 @@
-/** The two-factor members in Express's shape: `(req, res, input)`; cookies (a re-issued session) go to `res`. */
+/**
+ * The two-factor members in Express's shape: `(req, res, input)` in front of the core's member of the same name;
+ * cookies (a re-issued session) go to `res`. Behaviour lives in the core.
+ */
 import type { Request, Response as ExpressResponse } from "express"
-import type { Gatehouse } from "../core/pipeline/gatehouse"
+import { TWO_FACTOR_MEMBERS } from "../core/pipeline/gatehouse"
+import type { Gatehouse, RequestPort } from "../core/pipeline/gatehouse"
 import { ExpressPort } from "./port"
 import type { ExpressTwoFactor } from "./types"
 
@@ -13,12 +17,10 @@ import type { ExpressTwoFactor } from "./types"
  * ```
  */
 export function expressTwoFactor(core: Gatehouse): ExpressTwoFactor {
-  const port = (req: Request, res?: ExpressResponse) => new ExpressPort(req, res)
-  return {
-    twoFactorStatus: (req, res) => core.twoFactorStatus(port(req, res)),
-    enableTotp: (req, res, input) => core.enableTotp(port(req, res), input),
-    verifyTotpEnrolment: (req, res, input) => core.verifyTotpEnrolment(port(req, res), input),
-    disableTotp: (req, res, input) => core.disableTotp(port(req, res), input),
-    regenerateBackupCodes: (req, res, input) => core.regenerateBackupCodes(port(req, res), input),
+  const out: Record<string, unknown> = {}
+  for (const name of TWO_FACTOR_MEMBERS) {
+    const member = core[name] as (port: RequestPort, ...rest: unknown[]) => unknown
+    out[name] = (req: Request, res?: ExpressResponse, ...rest: unknown[]) => member(new ExpressPort(req, res), ...rest)
   }
+  return out as ExpressTwoFactor
 }

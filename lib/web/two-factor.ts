@@ -1,4 +1,8 @@
-/** The two-factor members in the Fetch shape: `(request, input)`; cookies are queued for `applyCookies`. */
+/**
+ * The two-factor members in the Fetch shape: `(request, input)` in front of the core's member of the same name;
+ * cookies are queued for `applyCookies`. Behaviour lives in the core.
+ */
+import { TWO_FACTOR_MEMBERS } from "../core/pipeline/gatehouse"
 import type { Gatehouse, RequestPort } from "../core/pipeline/gatehouse"
 import type { WebTwoFactor } from "./types"
 
@@ -11,11 +15,10 @@ import type { WebTwoFactor } from "./types"
  * ```
  */
 export function webTwoFactor(core: Gatehouse, portOf: (request: Request) => RequestPort): WebTwoFactor {
-  return {
-    twoFactorStatus: (request) => core.twoFactorStatus(portOf(request)),
-    enableTotp: (request, input) => core.enableTotp(portOf(request), input),
-    verifyTotpEnrolment: (request, input) => core.verifyTotpEnrolment(portOf(request), input),
-    disableTotp: (request, input) => core.disableTotp(portOf(request), input),
-    regenerateBackupCodes: (request, input) => core.regenerateBackupCodes(portOf(request), input),
+  const out: Record<string, unknown> = {}
+  for (const name of TWO_FACTOR_MEMBERS) {
+    const member = core[name] as (port: RequestPort, ...rest: unknown[]) => unknown
+    out[name] = (request: Request, ...rest: unknown[]) => member(portOf(request), ...rest)
   }
+  return out as WebTwoFactor
 }

@@ -1,34 +1,6 @@
 /** Post-sign-in redirect targets: only the site's own origin is ever allowed. */
 
-/**
- * The default `redirect` callback. `url` is resolved against `baseUrl` (an origin); the result is returned only when
- * its origin is exactly `baseUrl`'s, else `baseUrl` itself. Never throws: a malformed URL yields `baseUrl`.
- *
- * @example
- * ```ts
- * sameOriginRedirect("/dashboard", "https://app.example") // "https://app.example/dashboard"
- * sameOriginRedirect("//evil.example", "https://app.example") // "https://app.example"
- * ```
- */
-export function sameOriginRedirect(url: string, baseUrl: string): string {
-  let base: URL
-  try {
-    base = new URL(baseUrl)
-  } catch {
-    return baseUrl
-  }
-  try {
-    const target = new URL(url, base)
-    if (target.origin === base.origin && target.username === "" && target.password === "") {
-      // Returned as given only when it means the same thing with and without the base (so "https:evil.example",
-      // relative here but absolute to a browser, never passes); otherwise the resolved form.
-      return URL.canParse(url) && new URL(url).href === target.href ? url : target.href
-    }
-  } catch {
-    // fall through
-  }
-  return base.origin
-}
+export { sameOriginRedirect } from "./config/callbacks"
 
 /**
  * Whether `value` is a callback URL the config check accepts: a path starting with `/`, or an absolute http(s) URL.

@@ -4,35 +4,30 @@
  * management, refresh, rate-limit reset), the lazy-config cache, the mount record and the per-request memory. An edge
  * only turns its native request into a {@link RequestPort} and writes the answer back.
  */
-import type { AdapterUser } from "../../storage/adapter"
 import { parseCookieHeader } from "../../cookie-header"
-import { InvalidConfig } from "../../errors"
 import type { ResolvedConfig } from "../kernel/config/types"
-import { routeBodyLimit, sourceOfBytes, sourceOfRequest, type RequestSource } from "../kernel/request"
+import { routeBodyLimit } from "../kernel/request"
 import type { SerializedResult } from "../kernel/response"
-import { resetAccountLimits } from "../kernel/rate-limit/enforce"
 import type { AuthConfig, Awaitable, Session } from "../kernel/types"
-import { deletePasskey, listPasskeys, renamePasskey, type PasskeyInfo } from "../methods/webauthn/manage"
 import { readServerSession, serverSessionContext } from "../session"
-import {
-  deleteUser,
-  isSessionFresh,
-  listSessions,
-  revokeAllSessions,
-  revokeOtherSessions,
-  revokeSession,
-  revokeUserSessions,
-  type SessionInfo,
-} from "../session/manage"
-import { getAccessToken, type AccessTokenResult, type GetAccessTokenOptions } from "../session/refresh"
 import type { PrincipalMemo, SessionContext } from "../session/types"
 import { reissuedTokenHeaders } from "../session/session-route"
 import { carriedBearer } from "../kernel/bearer"
-import { issueForRequest, rotateForConfig, type AccessTokenRequest, type IssuedAccessToken } from "./token-members"
+import type { AccessTokenRequest, IssuedAccessToken } from "./token-members"
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { accountMembers, type AccountMembers } from "./accounts"
 import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
+import { createMountRecord } from "./mount"
+import { sourceOf, type Mount, type ReadOptions, type RequestPort, type RequestRead } from "./port"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
+import {
+  sessionMembers,
+  type AccessTokenResult,
+  type GetAccessTokenOptions,
+  type PasskeyInfo,
+  type SessionInfo,
+  type SessionMembers,
+} from "./session-members"
 import { twoFactorMembers, type TotpEnrolment, type TwoFactorMembers, type TwoFactorStatus } from "./two-factor-members"
 import { passwordCall, type PasswordInput, type PasswordMember } from "./password-calls"
 import {
@@ -49,9 +44,10 @@ import {
 export type { AuthorizationParams, PasskeyInfo, ServerCallResult, SessionInfo, SignInOptions, SignOutOptions }
 export type { AccessOptions, AccessVerdict, AccessTokenResult, GetAccessTokenOptions, ConfigRuntime, ResolvedConfig }
 export type { PathRouting, AccessTokenRequest, IssuedAccessToken, TotpEnrolment, TwoFactorStatus, AccountMembers }
-export type { TwoFactorMembers }
+export type { TwoFactorMembers, SessionMembers, Mount, ReadOptions, RequestPort, RequestRead }
 export type { ServerOnlyAccountMember } from "./accounts"
 export { SERVER_ONLY_ACCOUNT_MEMBERS } from "./accounts"
+export { TWO_FACTOR_MEMBERS } from "./two-factor-members"
 // What the edges need of the core beyond this object, so they import nothing else of it.
 export { wantsJson } from "./access"
 export { isRoute, providerActions } from "../kernel/routes"
@@ -60,76 +56,14 @@ export { passwordMembers, type PasswordInput, type PasswordMember } from "./pass
 /** A config, or a function of the native request returning one (called per request; cached by returned object). */
 export type GatehouseInput<Native = unknown> = AuthConfig | ((request: Native | undefined) => Awaitable<AuthConfig>)
 
-/**
- * What an edge hands the core for one request: facts about it, read lazily, and where its cookies go. The edge's own
- * rules stay in the edge (Express: the app's `trust proxy` for the scheme, host and client IP); the core applies
- * `AUTH_URL`, `useSecureCookies` and everything else.
- */
-export interface RequestPort {
-  /** The native request: the key of the per-request memory, and `request.req` for `callbacks.authorized`. */
-  readonly native: object
-  readonly method: string
-  /** The raw `Cookie` header. */
-  readonly cookie: string | null | undefined
-  /** The path and query as the app routed it (Express: `req.originalUrl`). */
-  readonly target: string
-  /** Whether the request arrived over https, under the edge's rules. */
-  readonly https: boolean
-  readonly userAgent: string | null | undefined
-  /** A body the app already parsed (the double-submit `csrfToken` of a server call's origin guard). */
-  readonly body?: unknown
-  /** The request's own origin under the edge's rules; throws a 400 error when none can be formed. */
-  origin(): string
-  /**
-   * The URL the deny rule decides on: `origin` with the path as the app routes it. An edge whose router reads the raw
-   * path refuses (400) one a URL parser would rewrite. Default: `origin` + `target`.
-   */
-  routedUrl?(origin: string): URL
-  /** How the app's router compares paths (case, trailing slash). Default: exactly. */
-  routing?(): PathRouting
-  headers(): Headers
-  /** The client IP for the rate limits; `undefined` leaves it to `rateLimit.ip(request)`. */
-  clientIp(config: ResolvedConfig): string | null | undefined
-  /**
-   * Reads the request for the auth routes: a Web `Request` (its body is read by the core, capped), or its URL, headers
-   * and body bytes (already read and limited by the edge). `userConfig` is the object the app passed (edge options).
-   */
-  read(config: ResolvedConfig, options: ReadOptions): Promise<RequestRead>
-  /** Writes (Express) or queues (Fetch) `Set-Cookie` values for this request's answer. */
-  setCookies(values: string[], config: ResolvedConfig): void
-  /** Sets headers on this request's answer (a re-issued bearer session's `X-Auth-Token`), where the edge can. */
-  setHeaders?(headers: Record<string, string>): void
-}
-
 /** A bearer session re-issued by a server-side read goes out in `X-Auth-Token` (tokens.md T1.3), not a cookie. */
 function sendReissuedToken(port: RequestPort, ctx: SessionContext): void {
   const headers = reissuedTokenHeaders(ctx)
   if (headers["X-Auth-Token"] !== undefined) port.setHeaders?.(headers)
 }
 
-/**
- * A request as an edge read it for the auth routes: a Web `Request`, or its parts (`body` `"oversized"` when reading
- * stopped at the route's own cap).
- */
-export type RequestRead =
-  { request: Request } | { url: URL; headers: Headers; body: Uint8Array<ArrayBuffer> | null | "oversized" }
-
-/** What an edge reading a request needs from the core. */
-export interface ReadOptions {
-  /** The object the app passed (edge options such as Express's `bodyLimit`). */
-  userConfig: AuthConfig
-  /** A route's own body cap (back-channel logout: 16 KB): past it the edge stops reading and answers `"oversized"`. */
-  capFor(method: string, url: URL): number | undefined
-}
-
-/** Where a request reached the auth routes: the mount path, or `undefined` when the framework cannot tell. */
-export interface Mount {
-  at: string | undefined
-  pathname: string
-}
-
 /** The Gatehouse object of one config (or lazy config function). */
-export interface Gatehouse extends TwoFactorMembers<RequestPort> {
+export interface Gatehouse extends TwoFactorMembers<RequestPort>, SessionMembers<RequestPort> {
   /** The runtime of the config serving `native` (a lazy config function is called with it). */
   runtime(native?: object): ConfigRuntime | Promise<ConfigRuntime>
   /**
@@ -155,26 +89,6 @@ export interface Gatehouse extends TwoFactorMembers<RequestPort> {
   ): Promise<ServerCallResult>
   signOut(port: RequestPort, options?: SignOutOptions): Promise<ServerCallResult>
   update(port: RequestPort, data: unknown): Promise<Session | null>
-  listAuthenticators(port: RequestPort): Promise<PasskeyInfo[] | null>
-  renameAuthenticator(port: RequestPort, id: string, name: string): Promise<PasskeyInfo>
-  deleteAuthenticator(port: RequestPort, id: string): Promise<void>
-  listSessions(port: RequestPort): Promise<SessionInfo[] | null>
-  revokeSession(port: RequestPort, id: string): Promise<boolean>
-  revokeOtherSessions(port: RequestPort): Promise<boolean>
-  revokeAllSessions(port: RequestPort): Promise<boolean>
-  isSessionFresh(port: RequestPort): Promise<boolean>
-  getAccessToken(
-    port: RequestPort,
-    provider?: string,
-    options?: GetAccessTokenOptions,
-  ): Promise<AccessTokenResult | null>
-  revokeUserSessions(userId: string): Promise<number>
-  deleteUser(userId: string): Promise<AdapterUser | null>
-  resetRateLimit(options: { identifier: string }): Promise<void>
-  /** tokens.md T3.2: an access token for the request's user, or `null` without a session. */
-  issueAccessToken(port: RequestPort, input?: AccessTokenRequest): Promise<IssuedAccessToken | null>
-  /** tokens.md T3.4: rotates the generated access-token keys now. */
-  rotateAccessTokenKeys(): Promise<{ kid: string; previousKid: string | null }>
   /** A server function of the Password provider (`signUp`, `changePassword`, ...); its cookies go through the port. */
   password(port: RequestPort, member: PasswordMember, input?: PasswordInput): Promise<{ ok: true }>
   /** Account self-service, administration and the audit trail (accounts.md), mapped by name by the edges. */
@@ -185,22 +99,6 @@ export interface Gatehouse extends TwoFactorMembers<RequestPort> {
 interface RequestMemory {
   session?: Promise<Session | null>
   principal: PrincipalMemo
-}
-
-/** What the pipeline reads of a request an edge read, and the Web `Request` user callbacks receive (built lazily). */
-function sourceOf(method: string, read: RequestRead): { source: RequestSource; webRequest: Request | (() => Request) } {
-  if ("request" in read) return { source: sourceOfRequest(read.request), webRequest: read.request }
-  const { url, headers, body } = read
-  return {
-    source: sourceOfBytes(method, url, headers, body),
-    webRequest: () =>
-      body === null ? new Request(url, { method, headers }) : new Request(url, { method, headers, body }),
-  }
-}
-
-function sameBase(a: string, b: string): boolean {
-  // Frameworks route case-insensitively by default (Express: `/AUTH/session` reaches `app.use("/auth", ...)`).
-  return a.toLowerCase() === b.toLowerCase()
 }
 
 /**
@@ -218,7 +116,7 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
   const lazy =
     typeof input === "function" ? (input as (request: object | undefined) => Awaitable<AuthConfig>) : undefined
   const cache = createRuntimeCache()
-  let recordedBase: string | undefined
+  const { resolved, mounted } = createMountRecord()
   const memory = new WeakMap<object, RequestMemory>()
 
   const memoryOf = (native: object): RequestMemory => {
@@ -236,12 +134,6 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
     return Promise.resolve()
       .then(() => lazy!(native))
       .then((config) => cache.get(config))
-  }
-
-  const resolved = (rt: ConfigRuntime): ResolvedConfig => {
-    if (rt.explicitBasePath) return rt.resolved
-    // Without basePath, the resolved base is AUTH_URL's path when it has one, else "/auth".
-    return rt.at(recordedBase ?? rt.resolved.basePath)
   }
 
   /** The session context of a server-side call on `port`, sharing the request's memory of who is signed in. */
@@ -311,35 +203,7 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
   return {
     runtime,
     resolved,
-    mounted(rt, mount) {
-      const explicit = rt.explicitBasePath ? rt.resolved.basePath : rt.urlBasePath
-      const established = explicit ?? recordedBase
-      if (mount.at === undefined) {
-        // The framework cannot tell where auth is mounted (Express 4's wildcard form): the path, chosen by the
-        // client, must not decide it, so no base is recorded. The base is the configured or recorded one, else the
-        // default.
-        const base = established ?? rt.resolved.basePath
-        if (mount.pathname.toLowerCase().startsWith(`${base.toLowerCase()}/`)) return rt.at(base)
-        throw new InvalidConfig(
-          "the request is not under the base path of this auth handler (with a wildcard mount, set config.basePath)",
-          { cause: { basePath: base } },
-        )
-      }
-      if (established === undefined) {
-        recordedBase = mount.at
-        return rt.at(mount.at)
-      }
-      if (sameBase(mount.at, established)) return rt.at(established)
-      throw new InvalidConfig(
-        explicit === undefined
-          ? "this auth handler is already mounted at another path; give each mount its own Gatehouse(config)"
-          : rt.explicitBasePath
-            ? "config.basePath does not match where ExpressAuth is mounted"
-            : `AUTH_URL's path (${explicit}) does not match where the auth handlers are mounted (${mount.at || "/"}): ` +
-              "mount them there, or set AUTH_URL to the app's origin only (its path is only the mount path)",
-        { cause: { basePath: established, mountedAt: mount.at } },
-      )
-    },
+    mounted,
     async handle(port, rt, config) {
       // `GET <base>/session` with no query and no Cookie header: an answer that depends on the origin only.
       const kept = port.method === "GET" && port.cookie === undefined && port.target === `${config.basePath}/session`
@@ -388,22 +252,7 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
         port.setCookies(setCookies, config)
         return session
       }),
-    listAuthenticators: (port) => withSession(port, (ctx) => listPasskeys(ctx)),
-    renameAuthenticator: (port, id, name) => withSession(port, (ctx) => renamePasskey(ctx, id, name)),
-    deleteAuthenticator: (port, id) => withSession(port, (ctx) => deletePasskey(ctx, id)),
-    listSessions: (port) => withSession(port, (ctx) => listSessions(ctx)),
-    revokeSession: (port, id) => withSession(port, async (ctx) => (await revokeSession(ctx, String(id))) === "revoked"),
-    revokeOtherSessions: (port) => withSession(port, async (ctx) => (await revokeOtherSessions(ctx)) === "revoked"),
-    revokeAllSessions: (port) => withSession(port, async (ctx) => (await revokeAllSessions(ctx)) === "revoked"),
-    isSessionFresh: (port) => withSession(port, (ctx) => isSessionFresh(ctx)),
-    getAccessToken: (port, provider, options) =>
-      withSession(port, (ctx, rt) => getAccessToken(ctx, rt.refresh, provider, options)),
-    revokeUserSessions: async (userId) => revokeUserSessions(await serverConfig(), userId),
-    deleteUser: async (userId) => deleteUser(await serverConfig(), userId),
-    resetRateLimit: async ({ identifier }) => resetAccountLimits(await serverConfig(), identifier),
-    issueAccessToken: (port, input) =>
-      withSession(port, (ctx) => issueForRequest(ctx, ctx.config.authUrl?.origin ?? port.origin(), input)),
-    rotateAccessTokenKeys: async () => rotateForConfig(await serverConfig()),
+    ...sessionMembers<RequestPort>({ withSession, serverConfig, originOf: (port) => port.origin() }),
     ...twoFactorMembers<RequestPort>(
       (port, fn) => withSession(port, (ctx) => fn(ctx)),
       (port) => port.origin(),

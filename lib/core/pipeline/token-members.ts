@@ -1,6 +1,6 @@
 /**
  * The server functions of tokens.md T3 as members of the Gatehouse object: `issueAccessToken` (both flavours) and
- * `rotateAccessTokenKeys`. Kept beside `gatehouse.ts`, which spreads them in.
+ * `rotateAccessTokenKeys`. Kept beside `session-members.ts`, which builds the members on them.
  */
 import { AuthError, InvalidConfig, InvalidRequest } from "../../errors"
 import type { ResolvedConfig } from "../kernel/config/types"

@@ -29,6 +29,17 @@ export interface TwoFactorMembers<Port> {
   regenerateBackupCodes(port: Port, input: { code: string }): Promise<{ backupCodes: string[] }>
 }
 
+/** Every member's name, for the edges that map the members by name (the compiler checks the list is complete). */
+export const TWO_FACTOR_MEMBERS = Object.freeze(
+  Object.keys({
+    twoFactorStatus: true,
+    enableTotp: true,
+    verifyTotpEnrolment: true,
+    disableTotp: true,
+    regenerateBackupCodes: true,
+  } satisfies Record<keyof TwoFactorMembers<unknown>, true>),
+) as ReadonlyArray<keyof TwoFactorMembers<unknown>>
+
 /**
  * Builds the members on `withSession` (runs a function on the port's session context and writes its cookies) and
  * `originOf` (the request's origin, for the default issuer).

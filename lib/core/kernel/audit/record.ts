@@ -8,14 +8,14 @@ import { randomBytes } from "node:crypto"
 import type { AdapterAuditEvent, AuditDetailValue } from "../../../storage/adapter"
 import type { LoggerInstance } from "../../../logger"
 import { storedClientIp } from "../rate-limit/ip"
-import type { SessionOptions } from "../types"
 import { AUDIT_EVENT_DETAILS } from "./types"
 import type { AuditEvent, AuditEventType, ResolvedAudit } from "./types"
 
 /** What an audit write reads of the resolved config. */
 export interface AuditConfig {
   readonly audit: ResolvedAudit
-  readonly session: Pick<SessionOptions, "storeIp">
+  /** `session.storeIp` of the config (written out, so the audit room needs nothing of the config's types). */
+  readonly session: { readonly storeIp?: boolean | "truncate" }
   readonly logger: LoggerInstance
 }
 

@@ -1,42 +1,10 @@
 /** `accessTokens` (tokens.md T3.1): access tokens for other services, checked once at construction. */
 import { InvalidConfig } from "../../../errors"
-import type { Awaitable, Session, JWT } from "../../../models"
+import type { AccessTokenAlg, AccessTokensOptions, PrivateJwk } from "../types/tokens"
 
-/** The algorithms Gatehouse signs access tokens with: asymmetric only. */
-export type AccessTokenAlg = "ES256" | "EdDSA" | "RS256"
+export type { AccessTokenAlg, AccessTokenClaimsParams, AccessTokensOptions, PrivateJwk } from "../types/tokens"
+
 const ALGS: readonly AccessTokenAlg[] = ["ES256", "EdDSA", "RS256"]
-
-/** A private JWK of a configured signing key. */
-export type PrivateJwk = Record<string, unknown> & { kty: string; kid: string; alg: AccessTokenAlg; d: string }
-
-/** What the `claims` callback receives. */
-export interface AccessTokenClaimsParams {
-  session: Session | JWT | null
-  userId: string
-  audience: string
-  scope?: string
-}
-
-export interface AccessTokensOptions {
-  /** The audiences a token may be for; the first is the default `aud`. */
-  audience: string | string[]
-  /** Default `<origin><basePath>` (the origin of `AUTH_URL`, else the request's outside production). */
-  issuer?: string
-  /** Seconds a token lives, 60 – 86400. Default 900. */
-  ttl?: number
-  /** The algorithm of generated keys. Default ES256. */
-  alg?: AccessTokenAlg
-  /** Private JWKs, newest first: the first signs, all are published; nothing is then stored or rotated. */
-  keys?: PrivateJwk[]
-  /** Generated keys: a new key every `every` seconds, the old one published `overlap` seconds more. */
-  rotation?: { every?: number; overlap?: number }
-  /** The scopes a client may ask for. */
-  scopes?: string[]
-  /** The `client_id` claim. Default "gatehouse". */
-  clientId?: string
-  /** Extra claims (reserved names are dropped); `null` or a throw refuses the token (403 AccessDenied). */
-  claims?: (params: AccessTokenClaimsParams) => Awaitable<Record<string, unknown> | null>
-}
 
 /** The options with defaults, as the core uses them. */
 export interface ResolvedAccessTokens {

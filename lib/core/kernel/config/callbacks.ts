@@ -1,10 +1,39 @@
 /** The default callbacks: allow sign-in, same-origin redirects only, a minimal session, the token unchanged. */
 import type { CallbacksOptions, JWT, Session, SessionCallbackBag, SessionCallbackParams } from "../types"
-import { sameOriginRedirect } from "../redirect"
 
 function isoDate(value: unknown): string {
   if (value instanceof Date) return value.toISOString()
   return String(value)
+}
+
+/**
+ * The default `redirect` callback. `url` is resolved against `baseUrl` (an origin); the result is returned only when
+ * its origin is exactly `baseUrl`'s, else `baseUrl` itself. Never throws: a malformed URL yields `baseUrl`.
+ *
+ * @example
+ * ```ts
+ * sameOriginRedirect("/dashboard", "https://app.example") // "https://app.example/dashboard"
+ * sameOriginRedirect("//evil.example", "https://app.example") // "https://app.example"
+ * ```
+ */
+export function sameOriginRedirect(url: string, baseUrl: string): string {
+  let base: URL
+  try {
+    base = new URL(baseUrl)
+  } catch {
+    return baseUrl
+  }
+  try {
+    const target = new URL(url, base)
+    if (target.origin === base.origin && target.username === "" && target.password === "") {
+      // Returned as given only when it means the same thing with and without the base (so "https:evil.example",
+      // relative here but absolute to a browser, never passes); otherwise the resolved form.
+      return URL.canParse(url) && new URL(url).href === target.href ? url : target.href
+    }
+  } catch {
+    // fall through
+  }
+  return base.origin
 }
 
 /** The callbacks used where the config gives none. */

@@ -1,16 +1,8 @@
 /** `native` (tokens.md T2.1, T2.2): app redirect URIs for native-app and CLI sign-in, checked at construction. */
 import { InvalidConfig } from "../../../errors"
+import type { NativeOptions } from "../types/tokens"
 
-export interface NativeOptions {
-  /** The app redirect URIs allowed: private-use scheme, claimed https, loopback IP (any port), or localhost. */
-  redirectUris: string[]
-  /** The app's name on the confirm page. Default "the app". */
-  name?: string
-  /** Show the confirm page before a code is issued. Default true. */
-  confirm?: boolean
-  /** Seconds a one-time code lives (1 – 600). Default 60. */
-  codeTtl?: number
-}
+export type { NativeOptions }
 
 type Kind = "private" | "https" | "loopback" | "localhost"
 

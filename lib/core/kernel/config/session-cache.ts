@@ -9,14 +9,9 @@
 import { sessionMutators } from "../../../storage/adapter"
 import type { Adapter, AdapterSession, AdapterUser, SessionMutator } from "../../../storage/adapter"
 import { InvalidConfig } from "../../../errors"
+import type { SessionCacheOptions } from "../types/session"
 
-/** `session.cache` as the user writes it. */
-export interface SessionCacheOptions {
-  /** Seconds a cached session is trusted without asking the adapter (at most 300). */
-  ttl: number
-  /** Most sessions kept; the least recently used goes first. Default 1000. */
-  max?: number
-}
+export type { SessionCacheOptions }
 
 /** The resolved cache settings. */
 export interface ResolvedSessionCache {

@@ -1,6 +1,6 @@
 /** The account and admin rate-limit rules (accounts.md §7), counted by user id outside the route table. */
-import type { ResolvedConfig } from "../config/types"
-import type { RateLimitRuleName } from "../types"
+import type { RateLimiter } from "./limiter"
+import type { RateLimitRuleName } from "./types"
 
 /**
  * Counts one hit of `rule` for `userId`; throws `RateLimited` when over the limit.
@@ -11,7 +11,7 @@ import type { RateLimitRuleName } from "../types"
  * ```
  */
 export async function limitIdentifierOf(
-  config: ResolvedConfig,
+  config: { readonly rateLimit: RateLimiter },
   rule: RateLimitRuleName,
   userId: string,
 ): Promise<void> {

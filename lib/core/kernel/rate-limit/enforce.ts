@@ -3,21 +3,40 @@
  * which the handlers apply before any credential or email work. The rules of a route row (by IP or session) are
  * enforced by the pipeline before the handler runs.
  */
-import type { RequestContext } from "../context"
 import { InvalidRequest } from "../../../errors"
 import type { CredentialInput, CredentialsConfig } from "../../../providers/types"
-import type { RateLimitRuleName } from "../types"
 import { clientIpSubject } from "./ip"
-import type { ResolvedConfig } from "../config/types"
-import type { LimitVerdict, RuleCounter } from "./limiter"
+import type { LimitVerdict, RateLimiter, RuleCounter } from "./limiter"
+import type { RateLimitRuleName } from "./types"
 
-const subjects = new WeakMap<RequestContext, string | null>()
+/**
+ * What the helpers read of a request's context: the kernel's `RequestContext` is one. Named here, not imported, so
+ * the limiter's room stays below the config and the context that wire it in.
+ */
+export interface LimitedRequest {
+  readonly config: { readonly rateLimit: RateLimiter }
+  readonly request: { readonly action: string }
+  readonly provider?: { readonly id: string }
+  /** The Web request, for `rateLimit.ip(request)`. */
+  readonly webRequest: () => Request
+  /** The client IP the framework layer resolved, `null` when it has none; `undefined`: ask `rateLimit.ip`. */
+  readonly clientIp?: string | null
+}
+
+/** What {@link resetAccountLimits} reads of the resolved config. */
+export interface LimitedConfig {
+  readonly rateLimit: RateLimiter
+  readonly providers: ReadonlyArray<{ readonly type: string }>
+  readonly providerById: ReadonlyMap<string, { readonly type: string }>
+}
+
+const subjects = new WeakMap<LimitedRequest, string | null>()
 
 /**
  * The client IP of the request as a rate-limit subject (IPv6 grouped, `::ffff:` unwrapped): the one the framework
  * layer resolved (Express `req.ip`, under `trust proxy`), else `rateLimit.ip(request)`, else `null`.
  */
-export function clientIpOf(ctx: RequestContext): string | null {
+export function clientIpOf(ctx: LimitedRequest): string | null {
   if (subjects.has(ctx)) return subjects.get(ctx) ?? null
   const limiter = ctx.config.rateLimit
   const raw = ctx.clientIp !== undefined ? ctx.clientIp : (limiter.ip?.(ctx.webRequest()) ?? null)
@@ -34,7 +53,7 @@ export function clientIpOf(ctx: RequestContext): string | null {
  * limitScope(ctx) // "callback/credentials"
  * ```
  */
-export function limitScope(ctx: RequestContext): string {
+export function limitScope(ctx: LimitedRequest): string {
   return `${ctx.request.action}/${ctx.provider?.id ?? ""}`
 }
 
@@ -50,7 +69,7 @@ export function limitScope(ctx: RequestContext): string {
  * ```
  */
 export async function limitIdentifier(
-  ctx: RequestContext,
+  ctx: LimitedRequest,
   rule: RateLimitRuleName,
   identifier: string,
   counter: RuleCounter = "window",
@@ -69,7 +88,7 @@ export async function limitIdentifier(
  * ```
  */
 export async function resetIdentifier(
-  ctx: RequestContext,
+  ctx: LimitedRequest,
   rule: RateLimitRuleName,
   identifier: string,
   counter: RuleCounter = "window",
@@ -189,7 +208,7 @@ export function accountSubjects(
  * await resetAccountLimits(resolved, "ada@example.com")
  * ```
  */
-export async function resetAccountLimits(config: ResolvedConfig, identifier: string): Promise<void> {
+export async function resetAccountLimits(config: LimitedConfig, identifier: string): Promise<void> {
   if (typeof identifier !== "string" || identifier.trim() === "") {
     throw Object.assign(new TypeError("resetRateLimit needs a non-empty identifier"), { code: "ERR_INVALID_ARG_VALUE" })
   }

@@ -6,7 +6,7 @@ import { createHmac } from "node:crypto"
 import { InvalidConfig, RateLimited } from "../../../errors"
 import type { LoggerInstance } from "../../../logger"
 import type { KeyValueStore, RateLimitStore } from "../../../storage/kv"
-import type { EventCallbacks, RateLimitOptions, RateLimitRule, RateLimitRuleName } from "../types"
+import type { RateLimitedEvent, RateLimitOptions, RateLimitRule, RateLimitRuleName } from "./types"
 
 /** What a rule counts by: the client IP, an identifier from the request body, or the session. */
 export type RuleSubject = "ip" | "identifier" | "session"
@@ -114,7 +114,7 @@ interface LimiterSetup {
   /** The config's key-value store and where it came from. */
   kv: KeyValueStore
   kvSource: "config" | "adapter" | "memory"
-  events: Pick<EventCallbacks, "rateLimited">
+  events: { rateLimited: RateLimitedEvent }
   logger: LoggerInstance
 }
 
