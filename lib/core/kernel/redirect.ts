@@ -11,6 +11,18 @@
  * ```
  */
 export function sameOriginRedirect(url: string, baseUrl: string): string {
+  // A pure function of two strings that most requests call with the same pair (the callback-url cookie and the
+  // origin): the last answer is kept, saving the four URL parses below.
+  const last = lastRedirect
+  if (last !== undefined && last.url === url && last.baseUrl === baseUrl) return last.answer
+  const answer = resolveSameOrigin(url, baseUrl)
+  lastRedirect = { url, baseUrl, answer }
+  return answer
+}
+
+let lastRedirect: { readonly url: string; readonly baseUrl: string; readonly answer: string } | undefined
+
+function resolveSameOrigin(url: string, baseUrl: string): string {
   let base: URL
   try {
     base = new URL(baseUrl)
@@ -40,6 +52,17 @@ export function sameOriginRedirect(url: string, baseUrl: string): string {
  * ```
  */
 export function isValidCallbackUrl(value: string, origin: string): boolean {
+  // Kept like the redirect's answer above: every request carrying the callback-url cookie asks this of it.
+  const last = lastValidity
+  if (last !== undefined && last.value === value && last.origin === origin) return last.valid
+  const valid = parsesAsCallbackUrl(value, origin)
+  lastValidity = { value, origin, valid }
+  return valid
+}
+
+let lastValidity: { readonly value: string; readonly origin: string; readonly valid: boolean } | undefined
+
+function parsesAsCallbackUrl(value: string, origin: string): boolean {
   try {
     const url = value.startsWith("/") ? new URL(value, origin) : new URL(value)
     return url.protocol === "http:" || url.protocol === "https:"
