@@ -90,14 +90,22 @@ function tooLarge(limit: number, length: number | undefined): HttpError {
 }
 
 /**
- * The whole body at once when it has already arrived (a small form usually comes in the packet of its headers): the
- * message is complete, nothing else reads the stream, and every byte sits in its buffer within `limit`. Then it is
- * taken from the buffer in one `read()` instead of through the stream's events; otherwise `undefined`.
+ * The whole body at once when it has already arrived (a small form usually comes in the packet of its headers): every
+ * byte sits in the stream's buffer within `limit` (the message is complete, or it declared a `Content-Length`, with no
+ * chunked framing, that the buffer holds in full) and nothing else reads the stream. Then it is taken from the buffer
+ * in one `read()` instead of through the stream's events; otherwise `undefined`.
  */
 function bufferedBody(req: IncomingMessage, limit: number): Uint8Array<ArrayBuffer> | undefined {
-  if (!req.complete || req.readableFlowing !== null || req.readableEnded || req.readableObjectMode) return undefined
+  if (req.readableFlowing !== null || req.readableEnded || req.readableObjectMode || req.readableEncoding !== null) {
+    return undefined
+  }
   const length = req.readableLength
-  if (length === 0 || length > limit || req.readableEncoding !== null) return undefined
+  if (length === 0 || length > limit) return undefined
+  const declared = req.headers["content-length"]
+  const whole =
+    req.complete ||
+    (req.headers["transfer-encoding"] === undefined && declared !== undefined && Number(declared) === length)
+  if (!whole) return undefined
   const chunk: unknown = req.read()
   // Copied, as the stream path's `concat` does: the chunk may be a view of a larger socket buffer.
   return Buffer.isBuffer(chunk) ? Buffer.concat([chunk]) : undefined
