@@ -1,5 +1,5 @@
 import { Auth } from "../../lib/core"
-import { sameOriginRedirect } from "../../lib/core/kernel/redirect"
+import { isValidCallbackUrl, sameOriginRedirect } from "../../lib/core/kernel/redirect"
 import { ORIGIN, credentialsConfig, csrf, makeRequest } from "./helpers"
 
 // RD-xx corpus (security-checklist 3.7), GHSA-f9wg (prefix match), GHSA-vp58 (backslashes), CVE-2022-31093 (throws).
@@ -56,6 +56,19 @@ describe("default redirect callback: same-origin only (RD corpus)", () => {
     expect(sameOriginRedirect("/dashboard?x=1#y", ORIGIN)).toBe(`${ORIGIN}/dashboard?x=1#y`)
     expect(sameOriginRedirect(`${ORIGIN}/a`, ORIGIN)).toBe(`${ORIGIN}/a`)
     expect(sameOriginRedirect("https://evil.example", ORIGIN)).toBe(ORIGIN)
+  })
+
+  it("answers each pair on its own when calls alternate (the last answer kept is that of the same pair only)", () => {
+    const other = "https://other.example"
+    for (let i = 0; i < 2; i++) {
+      expect(sameOriginRedirect(`${ORIGIN}/a`, ORIGIN)).toBe(`${ORIGIN}/a`)
+      expect(sameOriginRedirect(`${ORIGIN}/a`, other)).toBe(other)
+      expect(sameOriginRedirect("/a", other)).toBe(`${other}/a`)
+      expect(sameOriginRedirect("/a", ORIGIN)).toBe(`${ORIGIN}/a`)
+      expect(isValidCallbackUrl("/a", ORIGIN)).toBe(true)
+      expect(isValidCallbackUrl("a", ORIGIN)).toBe(false)
+      expect(isValidCallbackUrl("/a", "not an origin")).toBe(false)
+    }
   })
 
   it.each(hostile)("POST /signout with callbackUrl %j never leaves the origin", async (url) => {

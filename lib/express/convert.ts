@@ -111,9 +111,11 @@ export async function readNodeRequest(
     throw error
   }
   if (!body) return { method, url, headers, body: null }
-  // The body may have been re-encoded, so its framing headers are those of the bytes actually sent.
-  headers.delete("transfer-encoding")
-  headers.set("content-length", String(body.bytes.byteLength))
+  // The body may have been re-encoded, so its framing headers are those of the bytes actually sent (each changed only
+  // when it differs: a `Headers` write costs more than the check).
+  if (req.headers["transfer-encoding"] !== undefined) headers.delete("transfer-encoding")
+  const length = String(body.bytes.byteLength)
+  if (req.headers["content-length"] !== length) headers.set("content-length", length)
   if (body.contentType) headers.set("content-type", body.contentType)
   return { method, url, headers, body: body.bytes }
 }

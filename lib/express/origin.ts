@@ -100,6 +100,8 @@ function resolveHost(req: OriginRequest, trust: TrustProxy): string | undefined 
  * ```
  */
 export function ignoredForwardedHeaders(req: OriginRequest): string[] {
+  // Asked twice on every auth request: most carry neither header.
+  if (req.headers["x-forwarded-proto"] === undefined && req.headers["x-forwarded-host"] === undefined) return []
   const present = ["x-forwarded-proto", "x-forwarded-host"].filter((name) => headerValue(req, name))
   if (present.length === 0 || trustProxyOf(req)(req.socket?.remoteAddress, 0)) return []
   return present

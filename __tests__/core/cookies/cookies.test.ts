@@ -1,6 +1,7 @@
 import { parseCookieHeader } from "../../../lib/cookie-header"
 import { defaultCookies, resolveCookies } from "../../../lib/core/kernel/cookies/names"
-import { CookieJar } from "../../../lib/core/kernel/cookies/jar"
+import { serialize } from "cookie"
+import { CookieJar, serializeCookie } from "../../../lib/core/kernel/cookies/jar"
 import { readSessionCookie } from "../../../lib/cookie-header"
 import { CHUNK_SIZE, writeSessionCookie } from "../../../lib/core/kernel/cookies/session-store"
 import { Auth } from "../../../lib/core"
@@ -92,5 +93,52 @@ describe("CookieJar", () => {
     jar.set("kept", "3", { path: "/" })
     jar.discardSets()
     expect(jar.toHeaders()).toEqual(["gone=; Max-Age=0; Path=/"])
+  })
+})
+
+describe("serializeCookie", () => {
+  const expires = new Date("2026-12-27T08:36:20.123Z")
+  const cases: [string, string, Parameters<typeof serialize>[2]][] = [
+    [
+      "authjs.session-token",
+      "eyJhbGciOiJkaXIifQ..aXY.Y2lwaGVy.dGFn",
+      { path: "/", httpOnly: true, sameSite: "lax", expires },
+    ],
+    ["__Host-authjs.csrf-token", "abc|def", { path: "/", httpOnly: true, sameSite: "lax", secure: true }],
+    ["authjs.callback-url", "https://app.example/a?b=c d", { path: "/", sameSite: "strict", secure: false }],
+    ["gone", "", { path: "/", httpOnly: true, maxAge: 0 }],
+    [
+      "all",
+      "é ✓;,",
+      { domain: "app.example", path: "/x", maxAge: 60, expires, partitioned: true, priority: "High" as never },
+    ],
+    ["coded", "a b", { encode: (value: string) => value.replace(" ", "_"), sameSite: true }],
+    ["none", "v", { sameSite: "none", secure: true }],
+  ]
+
+  it.each(cases)("writes what cookie's serialize writes: %s", (name, value, options) => {
+    expect(serializeCookie({ name, value, options: options ?? {} })).toBe(serialize(name, value, options))
+  })
+
+  it("throws what cookie's serialize throws for an invalid name, value or option", () => {
+    const invalid: [string, string, Parameters<typeof serialize>[2]][] = [
+      ["bad name", "v", {}],
+      ["n", "v", { maxAge: 1.5 }],
+      ["n", "v", { domain: "bad domain" }],
+      ["n", "v", { sameSite: "sometimes" as never }],
+      ["n", "a b", { encode: (value: string) => value }],
+    ]
+    for (const [name, value, options] of invalid) {
+      expect(() => serializeCookie({ name, value, options: options ?? {} })).toThrow(
+        (() => {
+          try {
+            serialize(name, value, options)
+          } catch (error) {
+            return (error as Error).message
+          }
+          throw new Error("expected serialize to throw")
+        })(),
+      )
+    }
   })
 })

@@ -10,6 +10,7 @@ import { resolveCsrf } from "./csrf"
 import type { AuthRequest } from "./request"
 import type { SessionCache } from "./token-cache"
 import type { CookiesOptions } from "./types"
+import { withKeys } from "../../with-keys"
 
 export interface RequestContext {
   readonly config: ResolvedConfig
@@ -187,17 +188,18 @@ export async function createContext(
   // A request identified by its bearer (T1.3), or a token sign-in (T1.4), reads no CSRF or callback-url cookie and
   // sets none: its identity is the bearer or nobody, and nothing lands in a browser, so there is no CSRF to prevent.
   if (base.bearer || options.tokenAnswer) {
-    return Object.freeze({
-      ...base,
-      ...(options.tokenAnswer ? { tokenAnswer: true } : {}),
-      csrfToken: "",
-      csrfVerified: true,
-      callbackUrl: origin,
-    })
+    return Object.freeze(
+      withKeys(base, {
+        ...(options.tokenAnswer ? { tokenAnswer: true } : {}),
+        csrfToken: "",
+        csrfVerified: true,
+        callbackUrl: origin,
+      }),
+    )
   }
   // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
   if (request.action === "providers" || request.action === "backchannel-logout") {
-    return Object.freeze({ ...base, csrfToken: "", csrfVerified: trusted, callbackUrl: origin })
+    return Object.freeze(withKeys(base, { csrfToken: "", csrfVerified: trusted, callbackUrl: origin }))
   }
 
   let csrfToken = ""
@@ -219,7 +221,8 @@ export async function createContext(
   const candidate = typeof fromRequest === "string" && fromRequest ? fromRequest : fromCookie
   const callbackUrl = candidate ? await config.callbacks.redirect({ url: candidate, baseUrl: origin }) : origin
   if (callbackUrl !== fromCookie) jar.set(cookies.callbackUrl.name, callbackUrl, cookies.callbackUrl.options)
-  return Object.freeze({ ...base, csrfToken, csrfVerified, callbackUrl })
+  // Not `{ ...base, csrfToken, ... }`: keys added after a leading spread are slow on every request (with-keys.ts).
+  return Object.freeze(withKeys(base, { csrfToken, csrfVerified, callbackUrl }))
 }
 
 /**

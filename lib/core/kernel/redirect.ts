@@ -12,6 +12,17 @@ export { sameOriginRedirect } from "./config/callbacks"
  * ```
  */
 export function isValidCallbackUrl(value: string, origin: string): boolean {
+  // Kept like the redirect's answer above: every request carrying the callback-url cookie asks this of it.
+  const last = lastValidity
+  if (last !== undefined && last.value === value && last.origin === origin) return last.valid
+  const valid = parsesAsCallbackUrl(value, origin)
+  lastValidity = { value, origin, valid }
+  return valid
+}
+
+let lastValidity: { readonly value: string; readonly origin: string; readonly valid: boolean } | undefined
+
+function parsesAsCallbackUrl(value: string, origin: string): boolean {
   try {
     const url = value.startsWith("/") ? new URL(value, origin) : new URL(value)
     return url.protocol === "http:" || url.protocol === "https:"

@@ -4,6 +4,7 @@
  * time in seconds (for freshness). It survives the `jwt` callback unless the callback sets `__gh: null`.
  */
 import type { JWT } from "../kernel/types"
+import { withKeys } from "../../with-keys"
 
 /** The reserved claim. */
 export interface GatehouseClaims {
@@ -26,7 +27,7 @@ export function claimsOf(token: JWT | null | undefined): GatehouseClaims | undef
 
 /** `token` with fresh sign-in claims: epoch and sign-in time are now. */
 export function withSignInClaims(token: JWT, nowMs = Date.now()): JWT {
-  return { ...token, __gh: { ...claimsOf(token), se: nowMs, at: Math.floor(nowMs / 1000) } }
+  return withKeys(token, { __gh: withKeys(claimsOf(token) ?? {}, { se: nowMs, at: Math.floor(nowMs / 1000) }) })
 }
 
 /**
@@ -46,7 +47,7 @@ export function keepClaims(before: JWT, after: JWT): JWT {
     }
     return after
   }
-  return claims ? { ...after, __gh: claims } : after
+  return claims ? withKeys(after, { __gh: claims }) : after
 }
 
 /** The impersonation marks of a token: the admin id and the hard expiry (seconds), or `undefined`. */

@@ -9,6 +9,7 @@ import type { Session } from "../kernel/types"
 import type { SessionContext, SessionReadOptions } from "./types"
 import { currentPrincipal, impersonatorOf, type DatabasePrincipal } from "./principal"
 import { databaseRefreshError } from "./tokens"
+import { withKeys } from "../../with-keys"
 
 /**
  * The session store of a database-strategy config (always present there: checked at construction).
@@ -44,7 +45,7 @@ export function writeDatabaseSessionCookie(ctx: SessionContext, sessionToken: st
     return
   }
   const { name, options } = ctx.cookies.sessionToken
-  ctx.jar.set(name, sessionToken, { ...options, expires })
+  ctx.jar.set(name, sessionToken, withKeys(options, { expires }))
 }
 
 /**

@@ -11,6 +11,7 @@ import type { SessionContext, SessionReadOptions } from "./types"
 import { impersonationOf, keepClaims } from "./claims"
 import { currentPrincipal, type JwtPrincipal } from "./principal"
 import { hasRefreshError } from "./tokens"
+import { withKeys } from "../../with-keys"
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 
@@ -77,7 +78,7 @@ export async function writeJwtSession(ctx: SessionContext, token: JWT, present: 
     ctx.jar,
     cookies.sessionToken.name,
     encoded,
-    { ...cookies.sessionToken.options, expires },
+    withKeys(cookies.sessionToken.options, { expires }),
     present,
     config.logger,
   )

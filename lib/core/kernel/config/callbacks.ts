@@ -17,6 +17,18 @@ function isoDate(value: unknown): string {
  * ```
  */
 export function sameOriginRedirect(url: string, baseUrl: string): string {
+  // A pure function of two strings that most requests call with the same pair (the callback-url cookie and the
+  // origin): the last answer is kept, saving the four URL parses below.
+  const last = lastRedirect
+  if (last !== undefined && last.url === url && last.baseUrl === baseUrl) return last.answer
+  const answer = resolveSameOrigin(url, baseUrl)
+  lastRedirect = { url, baseUrl, answer }
+  return answer
+}
+
+let lastRedirect: { readonly url: string; readonly baseUrl: string; readonly answer: string } | undefined
+
+function resolveSameOrigin(url: string, baseUrl: string): string {
   let base: URL
   try {
     base = new URL(baseUrl)

@@ -1,5 +1,6 @@
 /** The per-request cookie jar: every cookie a response sets or deletes, in order, last write per name wins. */
-import { serialize, type SerializeOptions } from "cookie"
+import { stringifySetCookie, type SerializeOptions } from "cookie"
+import { withKeys } from "../../../with-keys"
 
 export interface OutgoingCookie {
   name: string
@@ -16,7 +17,10 @@ export interface OutgoingCookie {
  * ```
  */
 export function serializeCookie(cookie: OutgoingCookie): string {
-  return serialize(cookie.name, cookie.value, cookie.options)
+  // `serialize(name, value, options)` would build `{ ...options, name, value }` inside `cookie`: its object form with
+  // the same object made here writes the same header without the slow path of that spread (with-keys.ts).
+  const { name, value, options } = cookie
+  return stringifySetCookie(withKeys(options, { name, value }), options)
 }
 
 function isDeletion(cookie: OutgoingCookie): boolean {
@@ -52,7 +56,7 @@ export class CookieJar {
   /** Queues a deletion: same name and options, empty value, `Max-Age=0`. */
   delete(name: string, options: SerializeOptions): void {
     const { expires: _expires, maxAge: _maxAge, ...rest } = options
-    this.set(name, "", { ...rest, maxAge: 0 })
+    this.set(name, "", withKeys(rest, { maxAge: 0 }))
   }
 
   list(): OutgoingCookie[] {

@@ -6,10 +6,11 @@ import { AccessDenied, AuthError, CallbackRouteError, CredentialsSignin, Invalid
 import type { CredentialsConfig } from "../../../providers/types"
 import { requestWithParsedBody, type RequestContext } from "../../kernel/context"
 import type { AuthResult } from "../../kernel/response"
-import type { Account, User } from "../../kernel/types"
+import type { Account, Awaitable, User } from "../../kernel/types"
 import { finishSignIn, runSignInCallback } from "../../session/finish-sign-in"
 import { accountSubjects, limitIdentifier, resetIdentifier } from "../../kernel/rate-limit/enforce"
 import { checkSealer } from "../../kernel/checks"
+import { mayReadSecondArgument } from "./reads-request"
 
 /** The sealer binding of the refill cookie: one per provider. */
 const refillBinding = (ctx: RequestContext, provider: string) => ({
@@ -106,10 +107,12 @@ export function forgetRejectedFields(ctx: RequestContext): void {
 
 async function authorize(ctx: RequestContext, provider: CredentialsConfig): Promise<User> {
   const credentials = { ...(ctx.request.body ?? {}) }
-  const request = requestWithParsedBody(ctx)
   let user: User | null
   try {
-    user = await provider.authorize(credentials, request)
+    // The request is built only for an `authorize` that can receive it: most take the credentials alone.
+    user = mayReadSecondArgument(provider.authorize)
+      ? await provider.authorize(credentials, requestWithParsedBody(ctx))
+      : await (provider.authorize as (credentials: Record<string, unknown>) => Awaitable<User | null>)(credentials)
   } catch (error) {
     if (error instanceof AuthError) throw error
     throw new CallbackRouteError("authorize threw", { cause: { err: error as Error, provider: provider.id } })
