@@ -8,7 +8,8 @@ import type { KeyValueStore } from "./kv"
 
 /**
  * A user as stored by an adapter. `email` is matched case-insensitively; it is `null` only for an OAuth user whose
- * provider shared no address.
+ * provider shared no address. The administration fields are optional: an Auth.js adapter has none of them, and the
+ * shipped adapters answer them on every read (`banned` false, the others `null`, when never set).
  */
 export interface AdapterUser {
   id: string
@@ -16,6 +17,14 @@ export interface AdapterUser {
   email: string | null
   emailVerified: Date | null
   image?: string | null
+  /** The user's role (the default `isAdmin` checks `"admin"`); `null` for none. */
+  role?: string | null
+  /** Whether the user is banned; a ban with a past `banExpires` no longer blocks. */
+  banned?: boolean
+  /** Why the user was banned, for admins only (never shown to the user). */
+  banReason?: string | null
+  /** When the ban ends; `null` for a permanent one. */
+  banExpires?: Date | null
   [key: string]: unknown
 }
 

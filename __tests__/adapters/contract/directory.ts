@@ -128,7 +128,7 @@ export function directoryCases(ctx: ContractContext): void {
       for (const read of reads) {
         expect(read).toMatchObject({ role: "editor", banned: true, banReason: "spam" })
         expect(read?.banExpires).toBeInstanceOf(Date)
-        expect((read?.banExpires as Date).getTime()).toBe(until.getTime())
+        expect(read?.banExpires?.getTime()).toBe(until.getTime())
       }
       const cleared = await ctx.adapter().updateUser({ id: user.id, banned: false, banReason: null, banExpires: null })
       expect(cleared).toMatchObject({ role: "editor", banned: false, banReason: null, banExpires: null })

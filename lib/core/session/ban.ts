@@ -8,7 +8,7 @@ import type { SessionContext } from "./types"
 export function banExpiresAt(user: AdapterUser): number | null {
   const value = user.banExpires
   if (value === null || value === undefined) return null
-  const at = new Date(value as string | number | Date).getTime()
+  const at = new Date(value).getTime()
   return Number.isFinite(at) ? at : null
 }
 

@@ -14,7 +14,7 @@ import { sessionContext } from "./context"
 import { tokenAnswerHeaders } from "../kernel/bearer"
 import type { SessionContext } from "./types"
 import { secondFactorFor, startChallenge } from "./two-factor/decide"
-import { useTrustedDevice } from "./two-factor/trust"
+import { issueTrust, restoreTrust, useTrustedDevice, type SpentTrust } from "./two-factor/trust"
 import { recordAudit } from "../kernel/audit"
 import { assertNotBanned } from "./ban"
 
@@ -64,6 +64,8 @@ export interface CompleteSignInOptions {
   twoFactor?: TwoFactorUsed
   /** The callback URL recorded when the first factor passed (default: this request's). */
   callbackUrl?: string
+  /** The trust cookie that skipped the second factor: renewed when a session is issued, handed back when none is. */
+  spentTrust?: SpentTrust
 }
 
 /**
@@ -82,13 +84,20 @@ export async function finishSignIn(ctx: RequestContext, params: FinishSignInPara
   // tokens.md T1.4: a token sign-in cannot run a second step (no pending cookie): the app signs such users in through
   // the browser flow of T2, which runs the second factor in the browser.
   if (ctx.tokenAnswer) throw new TwoFactorRequired("A second factor is required: sign in through the browser")
-  if (await useTrustedDevice(ctx, String(params.user.id))) {
+  const spent = await useTrustedDevice(ctx, String(params.user.id))
+  if (spent) {
     await recordAudit(sessionContext(ctx), {
       type: "twofactor.used",
       userId: String(params.user.id),
       details: { method: "trusted-device" },
     })
-    return completeSignIn(ctx, params, { twoFactor: "trusted-device" })
+    try {
+      return await completeSignIn(ctx, params, { twoFactor: "trusted-device", spentTrust: spent })
+    } catch (error) {
+      // The cookie is single use and already spent: a sign-in that failed after it must not cost the device its trust.
+      await restoreTrust(ctx, spent)
+      throw error
+    }
   }
   const { user, account, profile, isNewUser, idp, dpopKey } = params
   // A banned user is refused before the second step too, so the challenge tells nothing about the account.
@@ -129,7 +138,7 @@ export async function completeSignIn(
   const userId = user.id === undefined || user.id === null ? null : String(user.id)
   // A banned user gets no session (accounts.md §3.4); the reason never reaches the client.
   await assertNotBanned(slice, userId)
-  await issueSession(slice, {
+  const issued = await issueSession(slice, {
     user,
     account,
     ...(profile ? { profile } : {}),
@@ -149,6 +158,9 @@ export async function completeSignIn(
         }
       : {}),
   })
+  // Trust is renewed (new cookie, full lifetime) only by a session; a sign-in without one hands the spent cookie back.
+  const trust = options.spentTrust
+  if (trust) await (issued ? issueTrust(ctx, trust.userId) : restoreTrust(ctx, trust))
   await recordAudit(slice, {
     type: "signin",
     userId,

@@ -246,8 +246,10 @@ export async function revokeAllSessions(ctx: SessionContext): Promise<RevokeOutc
 }
 
 /**
- * Whether the request's session began at most `session.freshAge` seconds ago (JWT: the `__gh.at` sign-in time;
- * database: the row's `createdAt`). Without a session, or without a recorded sign-in time, it is not fresh.
+ * Whether the request's session began at most `session.freshAge` seconds ago: `now − sign-in time ≤ freshAge`, with
+ * the sign-in time in whole seconds as the session records it (JWT: the `__gh.at` claim; database: the row's
+ * `createdAt`, read to the second the same way) and "now" not rounded, so no session is fresh past `freshAge`.
+ * Without a session, or without a recorded sign-in time, it is not fresh.
  *
  * @example
  * ```ts
@@ -264,5 +266,6 @@ export async function isSessionFresh(ctx: SessionContext): Promise<boolean> {
     signedInAt = (await currentDatabaseUser(ctx))?.authTime
   }
   if (signedInAt === undefined) return false
-  return Math.floor(Date.now() / 1000) - signedInAt <= config.session.freshAge
+  // Milliseconds on both sides: rounding "now" down kept a session fresh up to a second too long.
+  return Date.now() - signedInAt * 1000 <= config.session.freshAge * 1000
 }

@@ -16,7 +16,7 @@ import { twoFactorMethods } from "./two-factor"
 import { userMethods } from "./users"
 
 export { migrate, POSTGRES_SCHEMA } from "./schema"
-export type { MigrateOptions } from "./schema"
+export type { MigrateOptions, MigrateReport } from "./schema"
 
 /** Options of {@link PostgresAdapter}. */
 export interface PostgresAdapterOptions {

@@ -1,5 +1,5 @@
 // The PostgreSQL schema as a string (the same text as schema.sql, which a test keeps in sync) and migrate().
-import type { Pool } from "pg"
+import type { Pool, PoolClient } from "pg"
 
 /** The text of `gatehouse-auth/adapters/postgres/schema.sql`. */
 export const POSTGRES_SCHEMA = `-- Gatehouse PostgreSQL schema. Table names are unqualified: run it with the search_path set to the target schema
@@ -135,6 +135,27 @@ export interface MigrateOptions {
   schema?: string
 }
 
+/**
+ * What a {@link migrate} run added, each list in the order of `schema.sql`; all empty when the schema was current.
+ */
+export interface MigrateReport {
+  /** The tables it created. */
+  tables: string[]
+  /** The columns it added to tables that already existed, as `table.column` (a new table's come with it). */
+  columns: string[]
+  /** The named indexes it created. */
+  indexes: string[]
+}
+
+/** What the schema text declares, in its order: tables, added columns (`table.column`) and named indexes. */
+const DECLARED = {
+  tables: [...POSTGRES_SCHEMA.matchAll(/^CREATE TABLE IF NOT EXISTS (\w+)/gm)].map((m) => m[1]!),
+  columns: [...POSTGRES_SCHEMA.matchAll(/^ALTER TABLE (\w+) ADD COLUMN IF NOT EXISTS (\w+)/gm)].map(
+    (m) => `${m[1]!}.${m[2]!}`,
+  ),
+  indexes: [...POSTGRES_SCHEMA.matchAll(/^CREATE (?:UNIQUE )?INDEX IF NOT EXISTS (\w+)/gm)].map((m) => m[1]!),
+}
+
 /** A PostgreSQL schema name the adapter accepts: a plain identifier, so it can be quoted without escaping. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
 
@@ -146,21 +167,45 @@ export function quoteSchema(schema: string): string {
   return `"${schema}"`
 }
 
+/** The tables, columns (`table.column`) and indexes of `schema` now. */
+async function existing(
+  client: PoolClient,
+  schema: string,
+): Promise<{ tables: Set<string>; columns: Set<string>; indexes: Set<string> }> {
+  // One after another: a client runs one query at a time.
+  const tables = await client.query<{ name: string }>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1",
+    [schema],
+  )
+  const columns = await client.query<{ name: string }>(
+    "SELECT table_name || '.' || column_name AS name FROM information_schema.columns WHERE table_schema = $1",
+    [schema],
+  )
+  const indexes = await client.query<{ name: string }>(
+    "SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1",
+    [schema],
+  )
+  const names = (result: { rows: Array<{ name: string }> }) => new Set(result.rows.map((row) => row.name))
+  return { tables: names(tables), columns: names(columns), indexes: names(indexes) }
+}
+
 /**
- * Creates the adapter's tables and indexes in `schema` (default `public`) if they are missing. Idempotent; runs in one
- * transaction under an advisory lock, so concurrent starts do not race.
+ * Creates the adapter's tables, columns and indexes in `schema` (default `public`) if they are missing, and resolves
+ * to what it added (empty lists when the schema was current). Idempotent; runs in one transaction under an advisory
+ * lock, so concurrent starts do not race (the second reports nothing).
  *
  * @example
  * ```ts
  * import { Pool } from "pg"
  * import { PostgresAdapter, migrate } from "gatehouse-auth/adapters/postgres"
  * const pool = new Pool({ connectionString: process.env.DATABASE_URL })
- * await migrate(pool, { schema: "auth" })
+ * const added = await migrate(pool, { schema: "auth" }) // { tables: [...], columns: ["users.role"], indexes: [...] }
  * const adapter = PostgresAdapter(pool, { schema: "auth" })
  * ```
  */
-export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<void> {
-  const schema = quoteSchema(options.schema ?? "public")
+export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<MigrateReport> {
+  const name = options.schema ?? "public"
+  const schema = quoteSchema(name)
   const client = await pool.connect()
   let broken: Error | undefined
   const onError = (error: Error): void => {
@@ -172,8 +217,17 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
     await client.query("SELECT pg_advisory_xact_lock(hashtext('gatehouse:migrate'))")
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
     await client.query(`SET LOCAL search_path TO ${schema}`)
+    // What exists before, under the lock: after the schema text ran, everything it declares exists.
+    const before = await existing(client, name)
     await client.query(POSTGRES_SCHEMA)
     await client.query("COMMIT")
+    return {
+      tables: DECLARED.tables.filter((table) => !before.tables.has(table)),
+      columns: DECLARED.columns.filter(
+        (column) => before.tables.has(column.split(".")[0]!) && !before.columns.has(column),
+      ),
+      indexes: DECLARED.indexes.filter((index) => !before.indexes.has(index)),
+    }
   } catch (error) {
     await client.query("ROLLBACK").catch((rollbackError: unknown) => {
       broken = rollbackError instanceof Error ? rollbackError : new Error("Rollback failed")

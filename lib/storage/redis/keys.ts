@@ -11,15 +11,23 @@ import type { ReplicaWait } from "./replicas"
 /** How many times an optimistic update or delete retries when a concurrent write changed the record. */
 export const MAX_RETRIES = 100
 
+/** A user as its JSON holds it: the dates are ISO strings. */
+interface StoredUser {
+  id: string
+  email: string | null
+  emailVerified: string | null
+  banExpires?: string | null
+  [key: string]: unknown
+}
+
 export const reviveUser = (json: string): AdapterUser => {
-  const user = JSON.parse(json) as AdapterUser
-  const revived: AdapterUser = {
+  const { emailVerified, banExpires, ...user } = JSON.parse(json) as StoredUser
+  return {
     ...user,
-    emailVerified: user.emailVerified ? new Date(user.emailVerified as unknown as string) : null,
+    emailVerified: emailVerified ? new Date(emailVerified) : null,
+    // The end of a ban is a Date like emailVerified; a user written before the field existed has none.
+    ...(banExpires === undefined ? {} : { banExpires: banExpires === null ? null : new Date(banExpires) }),
   }
-  // The end of a ban is a Date like emailVerified (JSON keeps it as an ISO string).
-  if (typeof user.banExpires === "string") revived.banExpires = new Date(user.banExpires)
-  return revived
 }
 export const reviveSession = (json: string): AdapterSession => copySession(JSON.parse(json) as AdapterSession)
 export const reviveToken = (json: string): VerificationToken => {

@@ -19,16 +19,20 @@ export interface TwoFactorPageParams {
   /** The sign-in page (the "Cancel" link). */
   signInUrl: string
   error?: string
+  /** Seconds until the next attempt (`RateLimited`) or send (`sent: false`) may go. */
   retry?: number
+  /** `true`: a new code is on its way; `false`: the address was over its send limit, no code went out. */
   sent?: boolean
+}
+
+function minutesOf(retry: number | undefined): string {
+  const minutes = Math.max(1, Math.ceil((retry ?? 60) / 60))
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`
 }
 
 function message(p: TwoFactorPageParams): string {
   if (p.error === "TwoFactorInvalid") return "That code didn't work. Check it and try again."
-  if (p.error === "RateLimited") {
-    const minutes = Math.max(1, Math.ceil((p.retry ?? 60) / 60))
-    return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`
-  }
+  if (p.error === "RateLimited") return `Too many attempts. Try again in ${minutesOf(p.retry)}.`
   return ""
 }
 
@@ -54,10 +58,14 @@ export function renderTwoFactorPage(p: TwoFactorPageParams): RenderedPage {
   const codeInput =
     '<input class="field" id="code" name="code" type="text" autocomplete="one-time-code" inputmode="numeric" pattern="[0-9 ]*" ' +
     'maxlength="7" required autofocus>'
+  const address = `<strong class="address">${escapeHtml(p.sentTo ?? "your email address")}</strong>`
   const intro =
     p.method === "totp"
       ? "<p>Enter the 6-digit code from your authenticator app.</p>"
-      : `<p>We sent a code to <strong class="address">${escapeHtml(p.sentTo ?? "your email address")}</strong>.</p>`
+      : p.sent === false
+        ? `<p>${escapeHtml("We couldn't send a code to")} ${address}: too many codes were sent to it. ` +
+          `Ask for a new one in ${escapeHtml(minutesOf(p.retry))}.</p>`
+        : `<p>We sent a code to ${address}.</p>`
   const codeForm =
     `<form method="post" action="${action}">` +
     csrfInput(p.csrfToken) +
@@ -88,7 +96,7 @@ export function renderTwoFactorPage(p: TwoFactorPageParams): RenderedPage {
     '<main class="card two-factor">' +
     "<h1>Two-step verification</h1>" +
     (error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : "") +
-    (p.sent ? '<p class="notice">A new code is on its way.</p>' : "") +
+    (p.sent === true ? '<p class="notice">A new code is on its way.</p>' : "") +
     intro +
     codeForm +
     backupForm +

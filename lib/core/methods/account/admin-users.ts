@@ -50,9 +50,9 @@ export function summaryOf(user: AdapterUser): UserSummary {
     name: user.name ?? null,
     image: user.image ?? null,
     emailVerified: seconds(user.emailVerified),
-    role: typeof user.role === "string" ? user.role : null,
+    role: user.role ?? null,
     banned,
-    banReason: banned && typeof user.banReason === "string" ? user.banReason : null,
+    banReason: banned ? (user.banReason ?? null) : null,
     banExpires: banned && expires !== null ? Math.floor(expires / 1000) : null,
   }
 }
@@ -233,15 +233,11 @@ export async function setRole(ctx: SessionContext, id: unknown, role: unknown): 
   const { admin } = await requireAdmin(ctx, "setRole")
   const user = await target(ctx, id)
   if (user.id === admin.id) throw new InvalidTarget("You cannot change your own role")
-  if (role !== null && (typeof role !== "string" || !ROLE.test(role))) throw new InvalidRole("Invalid role")
-  const from = typeof user.role === "string" ? user.role : null
-  const updated = await directory(ctx.config).updateUser({ id: user.id, role })
-  await recordAudit(ctx, {
-    type: "user.role_changed",
-    userId: user.id,
-    actorId: admin.id,
-    details: { from, to: role as string | null },
-  })
+  const to = role === null ? null : typeof role === "string" && ROLE.test(role) ? role : undefined
+  if (to === undefined) throw new InvalidRole("Invalid role")
+  const from = user.role ?? null
+  const updated = await directory(ctx.config).updateUser({ id: user.id, role: to })
+  await recordAudit(ctx, { type: "user.role_changed", userId: user.id, actorId: admin.id, details: { from, to } })
   return summaryOf(updated)
 }
 

@@ -103,7 +103,7 @@ async function showChallenge(ctx: RequestContext): Promise<AuthResult> {
     ...(pending.sentTo ? { sentTo: pending.sentTo } : {}),
     ...(typeof query.error === "string" ? { error: query.error } : {}),
     ...(Number.isFinite(retry) && retry > 0 ? { retry } : {}),
-    ...(query.sent === "1" ? { sent: true } : {}),
+    ...(query.sent === "1" ? { sent: true } : query.sent === "0" ? { sent: false } : {}),
   })
   return { status, headers: { ...pageHeaders, "Cache-Control": "no-store" }, body: html }
 }
@@ -174,13 +174,8 @@ async function answerChallenge(ctx: RequestContext): Promise<AuthResult> {
   const body = ctx.request.body ?? {}
   if (truthy(body.resend)) {
     if (pending.method === "email") {
-      try {
-        await sendSecondFactorCode(ctx, pending)
-      } catch (error) {
-        const retryAfter = (error as { retryAfter?: unknown }).retryAfter
-        if (typeof retryAfter === "number") return limited(ctx, retryAfter)
-        throw error
-      }
+      const send = await sendSecondFactorCode(ctx, pending)
+      if (!send.sent && send.retryAfter !== undefined) return limited(ctx, send.retryAfter)
     }
     return { redirect: withQuery(twoFactorPageUrl(ctx), { sent: "1" }) }
   }

@@ -61,27 +61,31 @@ export function maskedAddress(email: string): string {
 }
 
 /**
+ * What a second-factor send did: sent; refused by `email-send-address` with the limiter on (`retryAfter` seconds);
+ * or nothing sent and nothing to say (no email provider or address, or over the limit with the limiter off).
+ */
+export type SecondFactorSend = { sent: true } | { sent: false; retryAfter?: number }
+
+/**
  * Sends a new second-factor code for `pending` (method `email`) and stores its keyed hash as `2fa-email:<id>`,
- * replacing the previous one. Counted by `email-send-address`; over it, answers `false` and sends nothing (the caller
- * decides whether that is `RateLimited`).
+ * replacing the previous one. Counted by `email-send-address`; over it, sends nothing and answers the seconds until
+ * the next send may go when the limiter is on (the caller decides the answer), nothing when it is off.
  *
  * @example
  * ```ts
- * await sendSecondFactorCode(ctx, pending)
+ * const send = await sendSecondFactorCode(ctx, pending)
+ * if (!send.sent && send.retryAfter) return limited(ctx, send.retryAfter)
  * ```
  */
-export async function sendSecondFactorCode(ctx: RequestContext, pending: PendingSignIn): Promise<boolean> {
+export async function sendSecondFactorCode(ctx: RequestContext, pending: PendingSignIn): Promise<SecondFactorSend> {
   const { config } = ctx
   const providerId = config.twoFactor?.emailProvider
   const provider = providerId ? config.providerById.get(providerId) : undefined
   const email = pending.user.email
-  if (!provider || provider.type !== "email" || typeof email !== "string") return false
+  if (!provider || provider.type !== "email" || typeof email !== "string") return { sent: false }
   // The same counter as the sign-in emails of this provider (scope `signin/<id>`, the address).
   const verdict = await config.rateLimit.hit("email-send-address", `signin/${provider.id}`, email.toLowerCase())
-  if (verdict) {
-    if (config.rateLimit.enabled) throw config.rateLimit.refuse(verdict)
-    return false
-  }
+  if (verdict) return config.rateLimit.enabled ? { sent: false, retryAfter: verdict.retryAfter } : { sent: false }
   const code = String(randomInt(1_000_000)).padStart(6, "0")
   const sendId = randomBytes(16).toString("base64url")
   const hash = createHmac("sha256", config.secret[0]!).update(`${sendId}\0${code}`).digest("base64url")
@@ -103,12 +107,13 @@ export async function sendSecondFactorCode(ctx: RequestContext, pending: Pending
     // The answer does not wait on the mail: the failure is logged, the user can ask for a new code.
     ctx.logger.error(error instanceof Error ? error : new Error(String(error)))
   }
-  return true
+  return { sent: true }
 }
 
 /**
  * Starts the second factor: seals the pending sign-in (no session, no `signIn` event), sends an email code for method
- * `email`, and redirects to the two-factor page.
+ * `email`, and redirects to the two-factor page. The first factor has passed even when the address is over its send
+ * limit: the page then says that no code went out and when to ask for one (`?sent=0&retry=<s>`, `Retry-After`).
  *
  * @example
  * ```ts
@@ -130,6 +135,14 @@ export async function startChallenge(
     ...(method === "email" && typeof first.user.email === "string" ? { sentTo: maskedAddress(first.user.email) } : {}),
   }
   await writePending(ctx, pending)
-  if (method === "email") await sendSecondFactorCode(ctx, pending)
-  return { redirect: twoFactorPageUrl(ctx) }
+  const page = twoFactorPageUrl(ctx)
+  if (method === "email") {
+    const send = await sendSecondFactorCode(ctx, pending)
+    if (!send.sent && send.retryAfter !== undefined) {
+      const retry = String(send.retryAfter)
+      const query = new URLSearchParams({ sent: "0", retry })
+      return { redirect: `${page}${page.includes("?") ? "&" : "?"}${query}`, headers: { "Retry-After": retry } }
+    }
+  }
+  return { redirect: page }
 }
