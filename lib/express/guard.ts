@@ -14,15 +14,18 @@ import type { GateOptions, GatehouseInstance, SignedInHandler, SignedInRequest }
 export type { GateOptions }
 
 /**
- * Where the session Gatehouse read is kept on the request: what `req.isAuthenticated()` answers from (never
- * `req.auth`, which other middleware may write). A registered symbol, so every copy of the library (CommonJS and ESM
- * side by side) shares it, like the prototype method below. Set by plain assignment (a symbol key is left out of
- * `Object.keys`, `for...in` and JSON); defining it per request would be measurably slower on the hot path.
+ * Where the session Gatehouse read is kept for each request: what `req.isAuthenticated()` answers from (never
+ * `req.auth`, which other middleware may write). A weak map, so nothing is added to the request object (a new property
+ * on Express's request costs microseconds: its prototype was swapped, so V8 keeps it in dictionary mode), stored under
+ * a registered symbol so every copy of the library (CommonJS and ESM side by side) shares it, like the prototype
+ * method below.
  */
-const READ_SESSION = Symbol.for("gatehouse-auth.session")
+const SESSIONS_KEY = Symbol.for("gatehouse-auth.sessions")
+const holder = globalThis as { [SESSIONS_KEY]?: WeakMap<object, Session | null> }
+const readSessions: WeakMap<object, Session | null> = (holder[SESSIONS_KEY] ??= new WeakMap())
 
 function isAuthenticated(this: object): boolean {
-  const read = (this as { [READ_SESSION]?: Session | null })[READ_SESSION]
+  const read = readSessions.get(this)
   // `null` is a read that found no session; `undefined`, no read at all (a development warning says why it is false).
   if (read === undefined) warnUnreadIsAuthenticated()
   return Boolean(read)
@@ -30,7 +33,7 @@ function isAuthenticated(this: object): boolean {
 
 // The types promise `req.isAuthenticated()` on every request: it answers `false` until Gatehouse has read a session.
 // Defined on Node's request prototype, as Passport does; Passport's definition is left alone, and one from another copy
-// of this library is replaced by the copy loaded last (both answer from the same registered symbol).
+// of this library is replaced by the copy loaded last (both answer from the same shared map).
 const OURS = Symbol.for("gatehouse-auth.is-authenticated")
 Object.defineProperty(isAuthenticated, OURS, { value: true })
 const existing = (IncomingMessage.prototype as { isAuthenticated?: unknown }).isAuthenticated
@@ -53,7 +56,7 @@ if (typeof existing !== "function" || (existing as { [OURS]?: boolean })[OURS] =
  * ```
  */
 export function attachSession(req: Request, res: ExpressResponse, session: Session | null): void {
-  ;(req as { [READ_SESSION]?: Session | null })[READ_SESSION] = session
+  readSessions.set(req, session)
   res.locals.session = session
   req.auth = session
   req.user = session?.user ?? undefined

@@ -87,7 +87,7 @@ let defaultLogger: LoggerInstance | undefined
  *
  * @example
  * ```ts
- * if (req[READ_SESSION] === undefined) warnUnreadIsAuthenticated()
+ * if (readSessions.get(req) === undefined) warnUnreadIsAuthenticated()
  * ```
  */
 export function warnUnreadIsAuthenticated(): void {
