@@ -232,6 +232,31 @@ describe("impersonation rules that need one strategy", () => {
     expect(setCookieOf(out, IMPERSONATOR)).toMatch(/Max-Age=0/)
   })
 
+  it("a bad id is refused before anything is issued: missing, not a string, empty, too long", async () => {
+    const h = await setup("jwt")
+    const root = await h.signIn("root")
+    for (const id of [undefined, 42, { $ne: null }, ["bob"], "", "x".repeat(256)]) {
+      const res = await postJson(h.app, root, "/auth/admin/impersonate", id === undefined ? {} : { id })
+      expect([JSON.stringify(id), res.status, res.body]).toEqual([JSON.stringify(id), 400, { error: "InvalidRequest" }])
+      expect(setCookieOf(res, "authjs.session-token")).toBeUndefined()
+      expect(setCookieOf(res, IMPERSONATOR)).toBeUndefined()
+    }
+    await settle()
+    expect(h.events.some((e) => e.type === "impersonation.started")).toBe(false)
+  })
+
+  it("an impersonator cookie sealed for another admin restores nobody", async () => {
+    const h = await setup("database")
+    await h.addUser({ id: "cat", email: "cat@example.com" })
+    const byRoot = await impersonate(h, await h.signIn("root"), "bob")
+    const byBoss = await impersonate(h, await h.signIn("boss"), "cat")
+    // boss's impersonation session with root's impersonator cookie: the held session is root's, not boss's.
+    const mixed = { ...byBoss.jar, [IMPERSONATOR]: byRoot.jar[IMPERSONATOR]! }
+    const stop = await postJson(h.app, mixed, "/auth/admin/stop-impersonating", {})
+    expect([stop.status, stop.body]).toEqual([200, { ok: true, session: null }])
+    expect(cookieJar(mixed, stop.headers["set-cookie"])["authjs.session-token"]).toBeUndefined()
+  })
+
   it("stop with a tampered impersonator cookie ends the impersonation and signs the browser out", async () => {
     const h = await setup("jwt")
     const { jar } = await impersonate(h, await h.signIn("root"), "bob")
