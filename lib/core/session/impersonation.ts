@@ -41,17 +41,15 @@ const cookieOptions = (ctx: SessionContext) => ({
 
 const secureOf = (ctx: SessionContext): boolean => ctx.cookies.sessionToken.options.secure === true
 
-/** The session context of the request's cookies only: no bearer, no token answer, a memory of its own. */
-export function cookieOnly(ctx: SessionContext): SessionContext {
-  if (!ctx.bearer && !ctx.tokenOut) return ctx
+/** `ctx` without its bearer and token answer, with a memory of its own (and any field of `over`). */
+function withoutBearer(ctx: SessionContext, over: Partial<SessionContext> = {}): SessionContext {
   const { bearer: _bearer, tokenOut: _tokenOut, ...rest } = ctx
-  return { ...rest, memo: {} }
+  return { ...rest, memo: {}, ...over }
 }
 
-/** A context that reads `cookies` as the request's cookies, writing into `jar`. */
-function readerOf(ctx: SessionContext, cookies: Record<string, string>, jar: CookieJar): SessionContext {
-  const { bearer: _bearer, tokenOut: _tokenOut, ...rest } = ctx
-  return { ...rest, requestCookies: cookies, jar, memo: {} }
+/** The session context of the request's cookies only: no bearer, no token answer, a memory of its own. */
+export function cookieOnly(ctx: SessionContext): SessionContext {
+  return ctx.bearer || ctx.tokenOut ? withoutBearer(ctx) : ctx
 }
 
 /** The cookies the jar now sets (not the deletions): what the next request of this browser would carry. */
@@ -63,7 +61,7 @@ function carriedAfter(jar: CookieJar): Record<string, string> {
 
 /** The session the request would read with these cookies (no cookie it would write reaches the response). */
 function sessionWith(ctx: SessionContext, cookies: Record<string, string>, jar = new CookieJar()) {
-  const reader = readerOf(ctx, cookies, jar)
+  const reader = withoutBearer(ctx, { requestCookies: cookies, jar })
   const read = ctx.config.session.strategy === "jwt" ? readJwtSession : readDatabaseSession
   return { reader, read: (reissue: "always" | "throttled") => read(reader, { reissue }) }
 }
@@ -148,15 +146,18 @@ async function markJwtEnded(ctx: SessionContext, principal: Principal): Promise<
   await ctx.config.store.set(sessionEndKey(principal.userId, epoch), "1", left)
 }
 
-/** Ends the impersonation session itself: its row, or (JWT) its end marker, which every read checks. */
-async function endImpersonationSession(ctx: SessionContext, principal: Principal): Promise<void> {
+/**
+ * Ends a session and fires `events.signOut`: a row is deleted; a JWT is marked ended when `mark` (the impersonation
+ * session, whose copies must stop working), else only dropped with its cookie (the admin's held session).
+ */
+async function endOne(ctx: SessionContext, principal: Principal, mark: boolean): Promise<void> {
   const { config } = ctx
   if (principal.strategy === "database") {
     const session = await sessionStore(config).deleteSession(principal.session.sessionToken)
     await config.events.signOut({ session: session ?? principal.session })
     return
   }
-  await markJwtEnded(ctx, principal)
+  if (mark) await markJwtEnded(ctx, principal)
   await config.events.signOut({ token: withoutReserved(principal.token) })
 }
 
@@ -184,7 +185,7 @@ export async function stopImpersonation(ctx: SessionContext): Promise<Session | 
   const { principal } = door
   const adminId = impersonatorOf(principal)
   if (adminId === undefined) throw new NotImpersonating("This session is not an impersonation session")
-  await endImpersonationSession(ctx, principal)
+  await endOne(ctx, principal, true)
   clearSessionCookie(ctx.jar, door.cookie.present, ctx.cookies.sessionToken.options)
   const held = await heldAdminSession(ctx, adminId, await openImpersonator(ctx))
   clearImpersonator(ctx)
@@ -212,13 +213,7 @@ export async function signOutImpersonation(ctx: SessionContext, principal: Princ
   if (!principal || adminId === undefined) return
   await markJwtEnded(ctx, principal)
   const held = carried ? await heldAdminSession(ctx, adminId, await openImpersonator(ctx)) : null
-  if (held) {
-    const { config } = ctx
-    if (held.principal.strategy === "database") {
-      const session = await sessionStore(config).deleteSession(held.principal.session.sessionToken)
-      await config.events.signOut({ session: session ?? held.principal.session })
-    } else await config.events.signOut({ token: withoutReserved(held.principal.token) })
-  }
+  if (held) await endOne(ctx, held.principal, false)
   await recordAudit(ctx, {
     type: "impersonation.stopped",
     userId: principal.userId,
