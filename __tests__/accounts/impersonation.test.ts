@@ -257,6 +257,41 @@ describe("impersonation rules that need one strategy", () => {
     expect(cookieJar(mixed, stop.headers["set-cookie"])["authjs.session-token"]).toBeUndefined()
   })
 
+  it("two-factor enrolment, passkey changes and access tokens are refused while impersonating", async () => {
+    const h = await setup("jwt", {
+      twoFactor: { issuer: "Gatehouse Test" },
+      accessTokens: { audience: "https://api.example.test" },
+    })
+    const { jar } = await impersonate(h, await h.signIn("root"), "bob")
+    const app = express()
+    const run = (call: (req: express.Request, res: express.Response) => Promise<unknown>) =>
+      ((req, res) => {
+        call(req, res).then(
+          () => res.json({ ok: true }),
+          (error: { type?: string; status?: number }) => res.json({ type: error.type, status: error.status }),
+        )
+      }) as express.RequestHandler
+    app.post(
+      "/totp",
+      run((req, res) => h.gatehouse.enableTotp(req, res)),
+    )
+    app.post(
+      "/passkey",
+      run((req, res) => h.gatehouse.deleteAuthenticator(req, res, "some-id")),
+    )
+    app.post(
+      "/token",
+      run((req, res) => h.gatehouse.issueAccessToken(req, res)),
+    )
+    for (const path of ["/totp", "/passkey", "/token"]) {
+      const res = await request(app).post(path).set("Cookie", cookieHeader(jar))
+      expect([path, res.body]).toEqual([path, { type: "ImpersonationRestricted", status: 403 }])
+    }
+    const route = await request(h.app).get("/auth/token").set("Cookie", cookieHeader(jar))
+    expect([route.status, route.body.error]).toEqual([403, "ImpersonationRestricted"])
+    expect(await h.adapter.getTwoFactor("bob")).toBeNull()
+  })
+
   it("stop with a tampered impersonator cookie ends the impersonation and signs the browser out", async () => {
     const h = await setup("jwt")
     const { jar } = await impersonate(h, await h.signIn("root"), "bob")
