@@ -14,41 +14,77 @@ import type { GateOptions, GatehouseInstance, SignedInHandler, SignedInRequest }
 export type { GateOptions }
 
 /**
- * Where the session Gatehouse read is kept for each request: what `req.isAuthenticated()` answers from (never
- * `req.auth`, which other middleware may write). A weak map, so nothing is added to the request object (a new property
- * on Express's request costs microseconds: its prototype was swapped, so V8 keeps it in dictionary mode), stored under
- * a registered symbol so every copy of the library (CommonJS and ESM side by side) shares it, like the prototype
- * method below.
+ * What Gatehouse keeps for each Express request, in a weak map keyed by the request: the session it read (what
+ * `req.isAuthenticated()` answers from, never `req.auth`, which other middleware may write) and the values of
+ * `req.auth` and `req.user`. Nothing is added to the request object itself: a new property on Express's request costs
+ * microseconds (its prototype was swapped, so V8 keeps it in dictionary mode). The map is stored under a registered
+ * symbol so every copy of the library (CommonJS and ESM side by side) shares it, like the prototype members below.
  */
-const SESSIONS_KEY = Symbol.for("gatehouse-auth.sessions")
-const holder = globalThis as { [SESSIONS_KEY]?: WeakMap<object, Session | null> }
-const readSessions: WeakMap<object, Session | null> = (holder[SESSIONS_KEY] ??= new WeakMap())
+interface RequestFields {
+  /** The session Gatehouse read: `null` when it found none, `undefined` when it has not read one. */
+  read?: Session | null
+  auth?: unknown
+  user?: unknown
+}
+const FIELDS_KEY = Symbol.for("gatehouse-auth.request-fields")
+const holder = globalThis as { [FIELDS_KEY]?: WeakMap<object, RequestFields> }
+const fields: WeakMap<object, RequestFields> = (holder[FIELDS_KEY] ??= new WeakMap())
+
+function fieldsOf(req: object): RequestFields {
+  let known = fields.get(req)
+  if (known === undefined) {
+    known = {}
+    fields.set(req, known)
+  }
+  return known
+}
 
 function isAuthenticated(this: object): boolean {
-  const read = readSessions.get(this)
+  const read = fields.get(this)?.read
   // `null` is a read that found no session; `undefined`, no read at all (a development warning says why it is false).
   if (read === undefined) warnUnreadIsAuthenticated()
   return Boolean(read)
 }
 
+// Defined on Node's request prototype, as Passport defines its request members, and marked so a copy of this library
+// loaded later replaces ours (all copies answer from the same shared map) while anybody else's definition is left
+// alone.
+const OURS = Symbol.for("gatehouse-auth.request-member")
+const prototype = IncomingMessage.prototype as unknown as Record<string, unknown>
+
+function defineOnRequests(name: string, descriptor: PropertyDescriptor & ThisType<object>): boolean {
+  const existing = Object.getOwnPropertyDescriptor(prototype, name)
+  const mark = (existing?.value ?? existing?.get) as { [OURS]?: boolean } | undefined
+  if (existing && mark?.[OURS] !== true) return false
+  for (const member of [descriptor.value, descriptor.get, descriptor.set]) {
+    if (typeof member === "function") Object.defineProperty(member, OURS, { value: true })
+  }
+  Object.defineProperty(prototype, name, { ...descriptor, configurable: true, enumerable: false })
+  return true
+}
+
 // The types promise `req.isAuthenticated()` on every request: it answers `false` until Gatehouse has read a session.
-// Defined on Node's request prototype, as Passport does; Passport's definition is left alone, and one from another copy
-// of this library is replaced by the copy loaded last (both answer from the same shared map).
-const OURS = Symbol.for("gatehouse-auth.is-authenticated")
-Object.defineProperty(isAuthenticated, OURS, { value: true })
-const existing = (IncomingMessage.prototype as { isAuthenticated?: unknown }).isAuthenticated
-if (typeof existing !== "function" || (existing as { [OURS]?: boolean })[OURS] === true) {
-  Object.defineProperty(IncomingMessage.prototype, "isAuthenticated", {
-    value: isAuthenticated,
-    writable: true,
-    configurable: true,
-    enumerable: false,
+// Passport's own `isAuthenticated` is left in place when the app uses both.
+defineOnRequests("isAuthenticated", { value: isAuthenticated, writable: true })
+
+// `req.auth` and `req.user` read and assign as before (Passport and express-jwt assign them, and an own property defined
+// on one request still wins), but their values live in the weak map: an accessor on the prototype, so assigning them
+// adds no property to the request. What differs from a plain property: `delete req.user` leaves the value (assign
+// `undefined` instead), and they are not own enumerable keys of the request.
+for (const name of ["auth", "user"] as const) {
+  defineOnRequests(name, {
+    get(this: object) {
+      return fields.get(this)?.[name]
+    },
+    set(this: object, value: unknown) {
+      fieldsOf(this)[name] = value
+    },
   })
 }
 
 /**
  * Sets `req.auth`, `req.user`, `res.locals.session` and `req.isAuthenticated()` from the session Gatehouse read. They
- * stay ordinary writable properties (Passport and express-jwt write them too); Gatehouse never reads them back.
+ * stay writable (Passport and express-jwt write them too); Gatehouse never reads them back.
  *
  * @example
  * ```ts
@@ -56,11 +92,11 @@ if (typeof existing !== "function" || (existing as { [OURS]?: boolean })[OURS] =
  * ```
  */
 export function attachSession(req: Request, res: ExpressResponse, session: Session | null): void {
-  readSessions.set(req, session)
+  fieldsOf(req).read = session
   res.locals.session = session
   req.auth = session
   req.user = session?.user ?? undefined
-  // Passport's own isAuthenticated() is left in place when the app uses both.
+  // A request object that is not a Node request (a test double) gets the method as its own property.
   if (typeof (req as { isAuthenticated?: unknown }).isAuthenticated !== "function") {
     req.isAuthenticated = isAuthenticated as Request["isAuthenticated"]
   }
@@ -103,7 +139,9 @@ export async function gate(
   options: GateOptions,
 ): Promise<boolean> {
   const port = new ExpressPort(req, res)
-  const config = gatehouse.resolved(await gatehouse.runtime(req))
+  // A fixed config's runtime is at hand: awaiting it anyway would cost the hot path a turn of the event loop's queue.
+  const runtime = gatehouse.runtime(req)
+  const config = gatehouse.resolved(runtime instanceof Promise ? await runtime : runtime)
   const session = await gatehouse.session(port)
   attachSession(req, res, session)
   // `requireAuth`'s own `authorize` option, on a request the deny rule let through: without one (or without a

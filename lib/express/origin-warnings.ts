@@ -87,7 +87,7 @@ let defaultLogger: LoggerInstance | undefined
  *
  * @example
  * ```ts
- * if (readSessions.get(req) === undefined) warnUnreadIsAuthenticated()
+ * if (fields.get(req)?.read === undefined) warnUnreadIsAuthenticated()
  * ```
  */
 export function warnUnreadIsAuthenticated(): void {
