@@ -3,34 +3,15 @@
 import express from "express"
 import request from "supertest"
 import { Gatehouse as WebGatehouse } from "../../lib/web"
-import type { AuthConfig } from "../../lib/core/kernel/types"
 import { SECRET } from "../express/apps"
-import { cookieHeader, cookieJar, harness, postJson, settle } from "./harness"
-import type { Harness } from "./harness"
-
-const IMPERSONATOR = "gatehouse.impersonator"
-
-async function setup(strategy: "jwt" | "database", overrides: Partial<AuthConfig> = {}): Promise<Harness> {
-  const h = harness({
-    features: { adminRoutes: true, accountRoutes: true, sessionRoutes: true },
-    admin: {},
-    session: { strategy },
-    ...overrides,
-  })
-  await h.addUser({ id: "root", email: "root@example.com", role: "admin" })
-  await h.addUser({ id: "boss", email: "boss@example.com", role: "admin" })
-  await h.addUser({ id: "bob", email: "bob@example.com", name: "Bob" })
-  return h
-}
-
-const session = (h: Harness, jar: Record<string, string>) =>
-  request(h.app).get("/auth/session").set("Cookie", cookieHeader(jar))
-
-/** The `Set-Cookie` line of `name` in a response, if any. */
-function setCookieOf(res: request.Response, name: string): string | undefined {
-  const lines = ([] as string[]).concat(res.headers["set-cookie"] ?? [])
-  return lines.find((line) => line.startsWith(`${name}=`))
-}
+import { cookieHeader, cookieJar, postJson, settle } from "./harness"
+import {
+  IMPERSONATOR,
+  impersonate,
+  impersonationHarness as setup,
+  readSession as session,
+  setCookieOf,
+} from "../fixtures/impersonation"
 
 /** Seconds from now until a `Set-Cookie` line ends (`Max-Age`, else `Expires`). */
 function lifetimeOf(line: string): number {
@@ -39,11 +20,6 @@ function lifetimeOf(line: string): number {
   const expires = /Expires=([^;]+)/i.exec(line)
   if (!expires) throw new Error(`no lifetime in ${line}`)
   return (new Date(expires[1]!).getTime() - Date.now()) / 1000
-}
-
-async function impersonate(h: Harness, admin: Record<string, string>, id: string) {
-  const res = await postJson(h.app, admin, "/auth/admin/impersonate", { id })
-  return { res, jar: cookieJar(admin, res.headers["set-cookie"]) }
 }
 
 afterEach(() => jest.restoreAllMocks())
