@@ -1,0 +1,103 @@
+// What an impersonation session may not do (accounts.md §3.5, tokens.md §2): change or set the password, register a
+// passkey (options or callback), link an OAuth account by signing in through the provider, or confirm a native-app
+// sign-in. Each answers ImpersonationRestricted and changes nothing: no row, no session cookie, no audit event.
+import { createHash, randomBytes } from "node:crypto"
+import request from "supertest"
+import Password from "../../lib/providers/password"
+import { cookieHeader, cookieJar, harnessCredentials, postJson, settle } from "./harness"
+import type { Harness } from "./harness"
+import { impersonate, impersonationHarness, readSession, setCookieOf } from "../fixtures/impersonation"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
+
+const SESSION = "authjs.session-token"
+
+const noMail = {
+  sendVerificationRequest: () => undefined,
+  sendPasswordReset: () => undefined,
+  sendAccountExists: () => undefined,
+}
+
+/** Audit events of the act types `prefix` names, after the background sinks ran. */
+async function auditedAs(h: Harness, prefix: string) {
+  await settle()
+  return h.events.filter((e) => e.type.startsWith(prefix))
+}
+
+/** An impersonation of bob by root on `h`: bob's browser (signed in as bob) and the admin's browser, impersonating. */
+async function bobAndImpersonation(h: Harness) {
+  const bob = await h.signIn("bob")
+  const { jar } = await impersonate(h, await h.signIn("root"), "bob")
+  return { bob, jar }
+}
+
+describe.each(["jwt", "database"] as const)("while impersonating (%s sessions)", (strategy) => {
+  it("changing or setting the password answers ImpersonationRestricted and writes no password", async () => {
+    const adapter = MemoryAdapter()
+    const h = await impersonationHarness(
+      strategy,
+      { providers: [harnessCredentials(adapter), Password({ scrypt: { ln: 10, r: 8, p: 1 }, ...noMail })] },
+      adapter,
+    )
+    await h.addUser({ id: "cat", email: "cat@example.com" })
+    // bob sets his own password; cat has none.
+    const own = await postJson(h.app, await h.signIn("bob"), "/auth/set-password", { newPassword: "bob's own pass 1" })
+    expect([own.status, own.body]).toEqual([200, { ok: true }])
+    const bobRow = await adapter.getPasswordAccount("bob")
+    expect(bobRow).not.toBeNull()
+    const asBob = (await impersonate(h, await h.signIn("root"), "bob")).jar
+    const asCat = (await impersonate(h, await h.signIn("root"), "cat")).jar
+    await settle()
+    h.events.length = 0
+
+    const change = await postJson(h.app, asBob, "/auth/change-password", {
+      currentPassword: "bob's own pass 1",
+      newPassword: "chosen by the admin 1",
+    })
+    expect([change.status, change.body]).toEqual([403, { error: "ImpersonationRestricted" }])
+    expect(setCookieOf(change, SESSION)).toBeUndefined()
+    const set = await postJson(h.app, asCat, "/auth/set-password", { newPassword: "chosen by the admin 1" })
+    expect([set.status, set.body]).toEqual([403, { error: "ImpersonationRestricted" }])
+    expect(setCookieOf(set, SESSION)).toBeUndefined()
+
+    expect(await adapter.getPasswordAccount("bob")).toEqual(bobRow)
+    expect(await adapter.getPasswordAccount("cat")).toBeNull()
+    expect(await auditedAs(h, "password.")).toEqual([])
+    // The impersonation goes on, unchanged.
+    expect((await readSession(h, asBob)).body).toMatchObject({ impersonatedBy: "root" })
+  })
+
+  it("confirming a native-app sign-in answers ImpersonationRestricted: no page, no code for the app", async () => {
+    const h = await impersonationHarness(strategy, { native: { redirectUris: ["myapp://cb"], name: "Test CLI" } })
+    const { jar } = await bobAndImpersonation(h)
+    const verifier = randomBytes(32).toString("base64url")
+    const query = new URLSearchParams({
+      callbackUrl: "myapp://cb",
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+      state: "st-1",
+    })
+    const start = await request(h.app).get(`/auth/signin/credentials?${query}`)
+    expect(start.status).toBe(302)
+    const continuation = new URL(new URL(start.headers.location as string).searchParams.get("callbackUrl")!)
+    const ctx = continuation.searchParams.get("ctx")!
+
+    const page = await request(h.app)
+      .get(`${continuation.pathname}${continuation.search}`)
+      .set("Cookie", cookieHeader(jar))
+    // The browser routes answer with the error page.
+    const refused = /^http:\/\/127\.0\.0\.1:\d+\/auth\/error\?error=ImpersonationRestricted$/
+    expect(page.status).toBe(302)
+    expect(page.headers.location).toMatch(refused)
+    const csrf = await request(h.app).get("/auth/csrf").set("Cookie", cookieHeader(jar))
+    const withCsrf = cookieJar(jar, csrf.headers["set-cookie"])
+    const allow = await request(h.app)
+      .post("/auth/native")
+      .set("Cookie", cookieHeader(withCsrf))
+      .type("form")
+      .send({ csrfToken: csrf.body.csrfToken, ctx, action: "allow" })
+    expect(allow.status).toBe(302)
+    expect(allow.headers.location).toMatch(refused)
+    expect(setCookieOf(allow, SESSION)).toBeUndefined()
+    expect(await auditedAs(h, "native.")).toEqual([])
+  })
+})
