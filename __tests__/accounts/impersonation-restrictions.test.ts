@@ -8,6 +8,8 @@ import { cookieHeader, cookieJar, harnessCredentials, postJson, settle } from ".
 import type { Harness } from "./harness"
 import { impersonate, impersonationHarness, readSession, setCookieOf } from "../fixtures/impersonation"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
+import Passkey from "../../lib/providers/passkey"
+import { newAuthenticator, RP_ID, RP_ORIGIN } from "../core/webauthn/harness"
 
 const SESSION = "authjs.session-token"
 
@@ -66,9 +68,51 @@ describe.each(["jwt", "database"] as const)("while impersonating (%s sessions)",
     expect((await readSession(h, asBob)).body).toMatchObject({ impersonatedBy: "root" })
   })
 
+  it("passkey registration answers ImpersonationRestricted: at the options and at the callback; no passkey is stored", async () => {
+    const adapter = MemoryAdapter()
+    const passkey = Passkey({ relyingParty: { id: RP_ID, name: "Gatehouse test", origin: RP_ORIGIN } })
+    const h = await impersonationHarness(strategy, { providers: [harnessCredentials(adapter), passkey] }, adapter)
+    const { bob, jar } = await bobAndImpersonation(h)
+    const host = new URL(RP_ORIGIN).host
+    const options = (cookies: Record<string, string>, query: string) =>
+      request(h.app).get(`/auth/webauthn-options/passkey${query}`).set("Host", host).set("Cookie", cookieHeader(cookies))
+    await settle()
+    h.events.length = 0
+    // The routes of a browser answer with the error page.
+    const refusedAt = `${RP_ORIGIN}/auth/error?error=ImpersonationRestricted`
+    for (const query of ["?action=register", ""]) {
+      const refused = await options(jar, query)
+      expect([query, refused.status, refused.headers.location]).toEqual([query, 302, refusedAt])
+      expect(refused.headers["set-cookie"]).toBeUndefined()
+    }
+
+    // The challenge bob's own browser was given, carried by the impersonating browser to the callback.
+    const own = await options(bob, "?action=register")
+    expect(own.status).toBe(200)
+    const withChallenge = cookieJar(jar, own.headers["set-cookie"])
+    const csrf = await request(h.app).get("/auth/csrf").set("Host", host).set("Cookie", cookieHeader(withChallenge))
+    const browser = cookieJar(withChallenge, csrf.headers["set-cookie"])
+    const callback = await request(h.app)
+      .post("/auth/callback/passkey")
+      .set("Host", host)
+      .set("Cookie", cookieHeader(browser))
+      .type("form")
+      .send({
+        csrfToken: csrf.body.csrfToken,
+        action: "register",
+        data: JSON.stringify(newAuthenticator().register(own.body.options)),
+      })
+    expect(callback.status).toBe(302)
+    expect(callback.headers.location).toBe(refusedAt)
+    expect(setCookieOf(callback, SESSION)).toBeUndefined()
+    expect(await adapter.listAuthenticatorsByUserId("bob")).toEqual([])
+    expect(await auditedAs(h, "passkey.")).toEqual([])
+    expect((await readSession(h, jar)).body).toMatchObject({ impersonatedBy: "root" })
+  })
+
   it("confirming a native-app sign-in answers ImpersonationRestricted: no page, no code for the app", async () => {
     const h = await impersonationHarness(strategy, { native: { redirectUris: ["myapp://cb"], name: "Test CLI" } })
-    const { jar } = await bobAndImpersonation(h)
+    const { jar } = await impersonate(h, await h.signIn("root"), "bob")
     const verifier = randomBytes(32).toString("base64url")
     const query = new URLSearchParams({
       callbackUrl: "myapp://cb",
