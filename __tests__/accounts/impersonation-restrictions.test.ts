@@ -10,6 +10,8 @@ import { impersonate, impersonationHarness, readSession, setCookieOf } from "../
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import Passkey from "../../lib/providers/passkey"
 import { newAuthenticator, RP_ID, RP_ORIGIN } from "../core/webauthn/harness"
+import { driveAuthorization, startOidcProvider, testOidcProvider } from "../fixtures/oauth/oidc-provider"
+import type { StartedOidcProvider } from "../fixtures/oauth/oidc-provider"
 
 const SESSION = "authjs.session-token"
 
@@ -18,6 +20,17 @@ const noMail = {
   sendPasswordReset: () => undefined,
   sendAccountExists: () => undefined,
 }
+
+const APP = "http://app.test"
+let op: StartedOidcProvider
+
+beforeAll(async () => {
+  op = await startOidcProvider({
+    redirectUris: [`${APP}/auth/callback/idp`],
+    claims: (id) => ({ sub: id, email: `${id}@idp.example`, email_verified: true }),
+  })
+})
+afterAll(async () => op.close())
 
 /** Audit events of the act types `prefix` names, after the background sinks ran. */
 async function auditedAs(h: Harness, prefix: string) {
@@ -107,6 +120,40 @@ describe.each(["jwt", "database"] as const)("while impersonating (%s sessions)",
     expect(setCookieOf(callback, SESSION)).toBeUndefined()
     expect(await adapter.listAuthenticatorsByUserId("bob")).toEqual([])
     expect(await auditedAs(h, "passkey.")).toEqual([])
+    expect((await readSession(h, jar)).body).toMatchObject({ impersonatedBy: "root" })
+  })
+
+  it("signing in through an OAuth provider does not link its account to the impersonated user", async () => {
+    const adapter = MemoryAdapter()
+    const idp = testOidcProvider(op, "idp")
+    const h = await impersonationHarness(strategy, { providers: [harnessCredentials(adapter), idp] }, adapter)
+    const { jar } = await impersonate(h, await h.signIn("root"), "bob")
+    const host = new URL(APP).host
+    await settle()
+    h.events.length = 0
+    const csrf = await request(h.app).get("/auth/csrf").set("Host", host).set("Cookie", cookieHeader(jar))
+    let browser = cookieJar(jar, csrf.headers["set-cookie"])
+    const begin = await request(h.app)
+      .post("/auth/signin/idp")
+      .set("Host", host)
+      .set("Cookie", cookieHeader(browser))
+      .type("form")
+      .send({ csrfToken: csrf.body.csrfToken, callbackUrl: `${APP}/settings` })
+    expect(begin.status).toBe(302)
+    browser = cookieJar(browser, begin.headers["set-cookie"])
+    const delivery = await driveAuthorization(begin.headers.location as string, `${APP}/auth/callback/`, {
+      login: "carol",
+    })
+    const callback = await request(h.app)
+      .get(`${delivery.url.pathname}?${delivery.params}`)
+      .set("Host", host)
+      .set("Cookie", cookieHeader(browser))
+    expect(callback.status).toBe(302)
+    expect(callback.headers.location).toBe(`${APP}/auth/error?error=ImpersonationRestricted`)
+    expect(setCookieOf(callback, SESSION)).toBeUndefined()
+    expect(await adapter.getUserByAccount({ provider: "idp", providerAccountId: "carol" })).toBeNull()
+    expect(await adapter.listAccountsByUserId("bob")).toEqual([])
+    expect(await auditedAs(h, "account.")).toEqual([])
     expect((await readSession(h, jar)).body).toMatchObject({ impersonatedBy: "root" })
   })
 
