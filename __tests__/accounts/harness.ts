@@ -24,7 +24,7 @@ export interface Harness {
 }
 
 /** The harness's credentials provider: a stored user's id as the username, and {@link PASSWORD}. */
-export function harnessCredentials(adapter: Adapter) {
+export function harnessCredentials(adapter: Required<Adapter>) {
   return Credentials({
     credentials: { username: {}, password: {} },
     authorize: async (c) =>
