@@ -88,7 +88,10 @@ describe.each(["jwt", "database"] as const)("while impersonating (%s sessions)",
     const { bob, jar } = await bobAndImpersonation(h)
     const host = new URL(RP_ORIGIN).host
     const options = (cookies: Record<string, string>, query: string) =>
-      request(h.app).get(`/auth/webauthn-options/passkey${query}`).set("Host", host).set("Cookie", cookieHeader(cookies))
+      request(h.app)
+        .get(`/auth/webauthn-options/passkey${query}`)
+        .set("Host", host)
+        .set("Cookie", cookieHeader(cookies))
     await settle()
     h.events.length = 0
     // The routes of a browser answer with the error page.

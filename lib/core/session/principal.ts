@@ -137,7 +137,8 @@ async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
   const impersonation = impersonationOf(token)
   if (impersonation && impersonation.until <= Math.floor(Date.now() / 1000)) {
     config.logger.debug("session cookie ignored: the impersonation session has ended")
-    return { ok: false, reason: "expired", cookie }
+    // With the token: stopping or signing out names the impersonation that expired (`impersonation.stopped`).
+    return { ok: false, reason: "expired", cookie, token }
   }
   const ended = await endedElsewhere(ctx, token)
   if (ended.error !== undefined) return { ok: false, reason: "error", cookie, error: ended.error }
