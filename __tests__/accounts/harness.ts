@@ -23,6 +23,15 @@ export interface Harness {
   signIn(userId: string, options?: { userAgent?: string }): Promise<Record<string, string>>
 }
 
+/** The harness's credentials provider: a stored user's id as the username, and {@link PASSWORD}. */
+export function harnessCredentials(adapter: Required<Adapter>) {
+  return Credentials({
+    credentials: { username: {}, password: {} },
+    authorize: async (c) =>
+      c.password === PASSWORD && typeof c.username === "string" ? await adapter.getUser(c.username) : null,
+  })
+}
+
 /** The app: `overrides` go over the defaults (a new `audit` replaces the recording sink). */
 export function harness(overrides: Partial<AuthConfig> = {}, adapter: Required<Adapter> = MemoryAdapter()): Harness {
   const events: AuditEvent[] = []
@@ -34,13 +43,7 @@ export function harness(overrides: Partial<AuthConfig> = {}, adapter: Required<A
     session: { strategy: "jwt" },
     logger: { error: () => undefined, warn: (code) => void warnings.push(code), debug: () => undefined },
     audit: { sink: (event) => void events.push(event) },
-    providers: [
-      Credentials({
-        credentials: { username: {}, password: {} },
-        authorize: async (c) =>
-          c.password === PASSWORD && typeof c.username === "string" ? await adapter.getUser(c.username) : null,
-      }),
-    ],
+    providers: [harnessCredentials(adapter)],
     ...overrides,
   }
   const gatehouse = Gatehouse(config)

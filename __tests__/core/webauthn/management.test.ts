@@ -172,4 +172,37 @@ describe("passkey management routes (B12)", () => {
     const response = await post(a.client, "delete", { id: (a.authenticators[1] as { id: string }).id })
     expect(response.status).toBe(200)
   })
+  it.each(["database", "jwt"] as const)(
+    "deleting uses the one freshness rule (%s): fresh to the millisecond at freshAge, stale 1 ms later",
+    async (strategy) => {
+      const { config } = setup(MemoryAdapter(), { session: { strategy, freshAge: 60 } })
+      const start = Math.floor(Date.now() / 1000) * 1000 + 400
+      fakeDateOnly(start)
+      try {
+        const a = await member(config, "edge@example.com", 2)
+        // The sign-in time is recorded in whole seconds (rounded down): freshness counts from there.
+        const edge = Math.floor(start / 1000) * 1000 + 60_000
+        jest.setSystemTime(edge)
+        expect((await post(a.client, "delete", { id: (a.authenticators[2] as { id: string }).id })).status).toBe(200)
+        jest.setSystemTime(edge + 1)
+        const stale = await post(a.client, "delete", { id: (a.authenticators[1] as { id: string }).id })
+        expect([stale.status, await json(stale)]).toEqual([403, { error: "SessionNotFresh" }])
+      } finally {
+        jest.useRealTimers()
+      }
+    },
+  )
+
+  it("a JWT session that records no sign-in time is not fresh: its iat (renewed on every re-issue) does not count", async () => {
+    const { config } = setup(MemoryAdapter(), {
+      session: { strategy: "jwt" },
+      callbacks: { jwt: ({ token }) => ({ ...token, __gh: null }) },
+    })
+    const a = await member(config, "no-at@example.com", 1)
+    // A session read re-issues the cookie through the callback, without the reserved claim (a fresh `iat`, no `at`).
+    expect(await a.client.session()).toMatchObject({ user: { email: "no-at@example.com" } })
+    const response = await post(a.client, "delete", { id: (a.authenticators[1] as { id: string }).id })
+    expect([response.status, await json(response)]).toEqual([403, { error: "SessionNotFresh" }])
+    expect(((await json(await a.client.request("/auth/passkeys"))) as unknown[]).length).toBe(2)
+  })
 })

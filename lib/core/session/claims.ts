@@ -3,6 +3,7 @@
  * copied unchanged on every re-issue, compared with the user's "sign out everywhere" watermark) and `at`, the sign-in
  * time in seconds (for freshness). It survives the `jwt` callback unless the callback sets `__gh: null`.
  */
+import { createHash } from "node:crypto"
 import type { JWT } from "../kernel/types"
 import { withKeys } from "../../with-keys"
 
@@ -64,10 +65,25 @@ export function sessionWatermarkKey(userId: string): string {
 }
 
 /**
- * The key marking one JWT session of a user as revoked: its owner ended it by id (session management), so every copy
- * of its cookie is refused although the user's other sessions live on. Keyed by the session epoch, which no re-issue
- * changes.
+ * The key marking one JWT session of a user as ended (tokens.md §1.6, §5): its owner ended it by id, a bearer
+ * sign-out, a native code reuse, or a stopped impersonation, so every copy of its token is refused although the user's
+ * other sessions live on. `sess-end:<h>` with `h = base64url(SHA-256(sub + "|" + se))`: keyed by the session epoch,
+ * which no re-issue changes, and holding no raw user id.
+ *
+ * @example
+ * ```ts
+ * sessionEndKey("u-1", 1767225600000) // "sess-end:3q2-…" (43 characters after the prefix)
+ * ```
  */
 export function sessionEndKey(userId: string, epoch: number): string {
+  return `sess-end:${createHash("sha256").update(`${userId}|${epoch}`).digest("base64url")}`
+}
+
+/**
+ * The old form of {@link sessionEndKey}, `sess-end:<sub>:<se>`, which held the raw user id. Nothing writes it any more;
+ * the door still reads it, so a mark written before the upgrade keeps its session ended for the rest of its TTL
+ * (`session.maxAge`). Remove once every deployment has run the new form for `session.maxAge`.
+ */
+export function legacySessionEndKey(userId: string, epoch: number): string {
   return `sess-end:${userId}:${epoch}`
 }

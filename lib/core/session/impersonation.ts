@@ -17,7 +17,7 @@ import { readDatabaseSession, sessionStore } from "./database"
 import { issueSession } from "./issue"
 import { readJwtSession } from "./jwt"
 import { currentPrincipal, forgetPrincipal, impersonatorOf } from "./principal"
-import type { Principal, SessionContext } from "./types"
+import type { Principal, PrincipalResult, SessionContext } from "./types"
 import { withoutReserved } from "./idp"
 
 const PURPOSE = "gatehouse.impersonator"
@@ -172,7 +172,8 @@ export function clearImpersonator(ctx: SessionContext): boolean {
  * Stops the request's impersonation: ends the impersonation session (so a copied cookie is refused too), restores
  * the admin's session from the impersonator cookie when it still reads as that admin (else the session cookie is
  * cleared), clears the impersonator cookie and audits `impersonation.stopped`. Resolves to the restored session
- * (without `impersonatedBy`) or `null`. `SessionRequired` without a session, `NotImpersonating` for a normal one.
+ * (without `impersonatedBy`) or `null`. An impersonation already past its cap is ended as {@link endExpired} says,
+ * with `null`. `SessionRequired` without a session, `NotImpersonating` for a normal one.
  *
  * @example
  * ```ts
@@ -181,6 +182,7 @@ export function clearImpersonator(ctx: SessionContext): boolean {
  */
 export async function stopImpersonation(ctx: SessionContext): Promise<Session | null> {
   const door = await currentPrincipal(ctx)
+  if (!door.ok && (await endExpired(ctx, door))) return null
   if (!door.ok || door.principal.userId === undefined) throw new SessionRequired("Sign in first")
   const { principal } = door
   const adminId = impersonatorOf(principal)
@@ -197,27 +199,70 @@ export async function stopImpersonation(ctx: SessionContext): Promise<Session | 
 }
 
 /**
+ * The impersonation a session past its cap was: its target and admin (a JWT refused past `__gh.ie`, or an expired row
+ * with `impersonatedBy`), else `undefined`.
+ */
+function expiredImpersonation(door: PrincipalResult): { userId: string; adminId: string } | undefined {
+  if (door.ok || door.reason !== "expired") return undefined
+  if (door.token) {
+    const by = impersonationOf(door.token)?.by
+    const sub = door.token.sub
+    return by !== undefined && typeof sub === "string" && sub !== "" ? { userId: sub, adminId: by } : undefined
+  }
+  const row = door.session
+  const by = row?.impersonatedBy
+  return row && typeof by === "string" && by !== "" ? { userId: row.userId, adminId: by } : undefined
+}
+
+/**
+ * Stopping after the cap: a request that carries the impersonator cookie with its expired impersonation session has
+ * both cookies cleared (the admin signs in again: nothing is restored), an expired row deleted, and
+ * `impersonation.stopped` audited with reason `expired`, once: where the impersonator cookie is consumed, so a
+ * browser's later requests, which no longer carry it, write nothing. Whether the request was such a request.
+ */
+async function endExpired(ctx: SessionContext, door: Extract<PrincipalResult, { ok: false }>): Promise<boolean> {
+  const ended = expiredImpersonation(door)
+  if (!ended || !clearImpersonator(ctx)) return false
+  if (door.session) await sessionStore(ctx.config).deleteSession(door.session.sessionToken)
+  clearSessionCookie(ctx.jar, door.cookie.present, ctx.cookies.sessionToken.options)
+  forgetPrincipal(ctx)
+  await recordAudit(ctx, {
+    type: "impersonation.stopped",
+    userId: ended.userId,
+    actorId: ended.adminId,
+    reason: "expired",
+  })
+  return true
+}
+
+/**
  * At sign-out of an impersonation session (the caller deletes its row or drops its cookie): a JWT one is also marked
  * ended, so a copied cookie is refused; the admin session held in the impersonator cookie ends too (its row is
- * deleted; a JWT is dropped with the cookie); `impersonation.stopped` is audited with reason `signout`. A request that
- * only carries a stale impersonator cookie has it cleared.
+ * deleted; a JWT is dropped with the cookie); `impersonation.stopped` is audited with reason `signout`. One already
+ * past its cap is audited with reason `expired`, only when the request carries the impersonator cookie (consumed
+ * here, so once). A request that only carries a stale impersonator cookie has it cleared.
  *
  * @example
  * ```ts
- * await signOutImpersonation(ctx, principal)
+ * await signOutImpersonation(ctx, await currentPrincipal(ctx))
  * ```
  */
-export async function signOutImpersonation(ctx: SessionContext, principal: Principal | undefined): Promise<void> {
+export async function signOutImpersonation(ctx: SessionContext, door: PrincipalResult): Promise<void> {
   const carried = clearImpersonator(ctx)
-  const adminId = principal ? impersonatorOf(principal) : undefined
-  if (!principal || adminId === undefined) return
-  await markJwtEnded(ctx, principal)
-  const held = carried ? await heldAdminSession(ctx, adminId, await openImpersonator(ctx)) : null
+  const by = door.ok ? impersonatorOf(door.principal) : undefined
+  const ended = door.ok
+    ? by === undefined
+      ? undefined
+      : { userId: door.principal.userId, adminId: by }
+    : expiredImpersonation(door)
+  if (!ended || (!door.ok && !carried)) return
+  if (door.ok) await markJwtEnded(ctx, door.principal)
+  const held = carried ? await heldAdminSession(ctx, ended.adminId, await openImpersonator(ctx)) : null
   if (held) await endOne(ctx, held.principal, false)
   await recordAudit(ctx, {
     type: "impersonation.stopped",
-    userId: principal.userId,
-    actorId: adminId,
-    reason: "signout",
+    userId: ended.userId,
+    actorId: ended.adminId,
+    reason: door.ok ? "signout" : "expired",
   })
 }

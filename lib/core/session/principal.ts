@@ -10,7 +10,7 @@ import { AdapterError, JWTSessionError, SessionTokenError } from "../../errors"
 import { adapterError } from "../kernel/config/adapter"
 import { readSessionCookie, type StoredSessionCookie } from "../../cookie-header"
 import type { JWT } from "../kernel/types"
-import { claimsOf, impersonationOf, sessionEndKey, sessionWatermarkKey } from "./claims"
+import { claimsOf, impersonationOf, legacySessionEndKey, sessionEndKey, sessionWatermarkKey } from "./claims"
 import { store } from "../kernel/config/stores"
 import { decode as builtinDecode } from "../../jwt"
 import { decodeOrThrow } from "../../jwt/decode"
@@ -137,7 +137,8 @@ async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
   const impersonation = impersonationOf(token)
   if (impersonation && impersonation.until <= Math.floor(Date.now() / 1000)) {
     config.logger.debug("session cookie ignored: the impersonation session has ended")
-    return { ok: false, reason: "expired", cookie }
+    // With the token: stopping or signing out names the impersonation that expired (`impersonation.stopped`).
+    return { ok: false, reason: "expired", cookie, token }
   }
   const ended = await endedElsewhere(ctx, token)
   if (ended.error !== undefined) return { ok: false, reason: "error", cookie, error: ended.error }
@@ -156,9 +157,9 @@ async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
 /**
  * Whether the session of this token was ended elsewhere, in one store round trip: `revoked` when the user signed out
  * everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs existed, is below the
- * `sess-nbf:<sub>` watermark) or this one session was revoked by id (`sess-end:<sub>:<se>`); `backchannel` when its
- * OP ended it (a `sid` marker, or a `sub` watermark at or after its auth time). A store failure is logged and comes
- * back coded as `error`.
+ * `sess-nbf:<sub>` watermark) or this one session was ended (`sess-end:<h(sub|se)>`, or the old `sess-end:<sub>:<se>`);
+ * `backchannel` when its OP ended it (a `sid` marker, or a `sub` watermark at or after its auth time). A store failure
+ * is logged and comes back coded as `error`.
  */
 async function endedElsewhere(
   ctx: SessionContext,
@@ -168,7 +169,9 @@ async function endedElsewhere(
   const epoch = claimsOf(token)?.se
   const idp = idpOfToken(token)
   const own = sub === undefined ? [] : [sessionWatermarkKey(sub)]
-  if (sub !== undefined && typeof epoch === "number") own.push(sessionEndKey(sub, epoch))
+  // The end mark in its form and in the old one (marks written before the upgrade live out their TTL).
+  if (sub !== undefined && typeof epoch === "number")
+    own.push(sessionEndKey(sub, epoch), legacySessionEndKey(sub, epoch))
   const markers = idp ? idpMarkerKeys(idp) : []
   if (own.length + markers.length === 0) return {}
   let values: Array<string | null>
@@ -182,7 +185,7 @@ async function endedElsewhere(
   if (sub !== undefined) {
     const watermark = values[0] ?? null
     if (watermark !== null && (typeof epoch === "number" ? epoch : 0) < Number(watermark)) return { reason: "revoked" }
-    if (own.length > 1 && values[1] !== null && values[1] !== undefined) return { reason: "revoked" }
+    if (own.slice(1).some((_, i) => values[i + 1] !== null && values[i + 1] !== undefined)) return { reason: "revoked" }
   }
   return idp && endedByMarkers(idp, values.slice(own.length)) ? { reason: "backchannel" } : {}
 }

@@ -56,7 +56,7 @@ export async function endSession(ctx: SessionContext): Promise<EndedSession> {
   // An impersonation session takes the admin session it holds with it (accounts.md §3.5).
   const principal = door.ok ? door.principal : undefined
   try {
-    await signOutImpersonation(ctx, principal)
+    await signOutImpersonation(ctx, door)
   } catch (error) {
     config.logger.error(new SignOutError("Ending the impersonating admin's session failed", { cause: error as Error }))
   }

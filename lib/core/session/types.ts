@@ -95,7 +95,10 @@ export type PrincipalResult =
       readonly ok: false
       readonly reason: NoPrincipalReason
       readonly cookie: StoredSessionCookie
-      /** `revoked`/`backchannel` JWT sessions: the token that was ended (for the `signOut` event). */
+      /**
+       * `revoked`/`backchannel` JWT sessions: the token that was ended (for the `signOut` event); `expired`: an
+       * impersonation session past its cap (`__gh.ie`), whose end stopping or signing out audits.
+       */
       readonly token?: JWT
       /** `expired` database sessions: the row, for the reader to delete. */
       readonly session?: AdapterSession

@@ -7,7 +7,8 @@ import { need, store } from "../../kernel/config/stores"
 import { recordAudit } from "../../kernel/audit"
 import type { AdapterAuthenticator, AdapterUser } from "../../../storage/adapter"
 import { InvalidRequest, LastCredential, NotFound, SessionNotFresh } from "../../../errors"
-import { currentPrincipal, signedInUser } from "../../session/principal"
+import { isSessionFresh } from "../../session/manage"
+import { signedInUser } from "../../session/principal"
 import { refuseImpersonation } from "../../session/subject"
 import type { SessionContext } from "../../session/types"
 import { findAuthenticator, toBase64Url } from "../../../webauthn/encoding"
@@ -38,28 +39,14 @@ function info(a: AdapterAuthenticator): PasskeyInfo {
   }
 }
 
-/**
- * The signed-in user (through the one door) and when they signed in (epoch seconds). JWT: the token's sign-in time,
- * else its `iat`. Database: the row's `createdAt` when the adapter keeps it, else the last refresh (`expires - maxAge`).
- */
-async function signedIn(ctx: SessionContext): Promise<{ user: AdapterUser; authTime: number } | null> {
-  const { config } = ctx
-  if (!config.stores.webauthn) return null
-  const door = await currentPrincipal(ctx)
-  if (!door.ok) return null
-  const { principal } = door
-  if (principal.strategy === "database") {
-    const authTime = principal.authTime ?? new Date(principal.session.expires).getTime() / 1000 - config.session.maxAge
-    return { user: principal.user, authTime }
-  }
-  const user = await signedInUser(ctx)
-  if (!user) return null
-  const iat = principal.token.iat
-  return { user, authTime: principal.authTime ?? (typeof iat === "number" ? iat : 0) }
+/** The signed-in user, through the one door; `null` without a session or without passkey storage. */
+async function signedIn(ctx: SessionContext): Promise<AdapterUser | null> {
+  if (!ctx.config.stores.webauthn) return null
+  return signedInUser(ctx)
 }
 
 /** The credential `id` (base64url, as listed) if the user owns it; else `NotFound`, the same for missing and foreign. */
-async function owned(ctx: SessionContext, user: AdapterUser | undefined, id: unknown): Promise<AdapterAuthenticator> {
+async function owned(ctx: SessionContext, user: AdapterUser | null, id: unknown): Promise<AdapterAuthenticator> {
   const adapter = store(ctx.config, "webauthn")
   const stored = typeof id === "string" ? await findAuthenticator(adapter, id) : null
   if (!stored || !user || stored.userId !== user.id) throw new NotFound("No such passkey")
@@ -75,10 +62,10 @@ async function owned(ctx: SessionContext, user: AdapterUser | undefined, id: unk
  * ```
  */
 export async function listPasskeys(ctx: SessionContext): Promise<PasskeyInfo[] | null> {
-  const current = await signedIn(ctx)
-  if (!current) return null
+  const user = await signedIn(ctx)
+  if (!user) return null
   const adapter = store(ctx.config, "webauthn")
-  return (await adapter.listAuthenticatorsByUserId(current.user.id)).map(info)
+  return (await adapter.listAuthenticatorsByUserId(user.id)).map(info)
 }
 
 /**
@@ -92,8 +79,7 @@ export async function listPasskeys(ctx: SessionContext): Promise<PasskeyInfo[] |
  */
 export async function renamePasskey(ctx: SessionContext, id: unknown, name: unknown): Promise<PasskeyInfo> {
   await refuseImpersonation(ctx)
-  const current = await signedIn(ctx)
-  const stored = await owned(ctx, current?.user, id)
+  const stored = await owned(ctx, await signedIn(ctx), id)
   const trimmed = typeof name === "string" ? name.trim() : ""
   if (trimmed.length < 1 || [...trimmed].length > 64) {
     throw new InvalidRequest("A passkey name is 1 to 64 characters", { cause: { length: trimmed.length } })
@@ -107,8 +93,9 @@ export async function renamePasskey(ctx: SessionContext, id: unknown, name: unkn
 /**
  * Deletes one of the signed-in user's passkeys and its `webauthn` account row.
  *
- * @throws NotFound when the id is missing or not the user's; SessionNotFresh when the sign-in is older than
- *   `session.freshAge`; LastCredential when it is the user's only passkey and no email provider could sign them in.
+ * @throws NotFound when the id is missing or not the user's; SessionNotFresh when `isSessionFresh` says no (the
+ *   session's recorded sign-in time is older than `session.freshAge`, or it records none); LastCredential when it is
+ *   the user's only passkey and no email provider could sign them in.
  * @example
  * ```ts
  * await deletePasskey(ctx, id)
@@ -117,10 +104,10 @@ export async function renamePasskey(ctx: SessionContext, id: unknown, name: unkn
 export async function deletePasskey(ctx: SessionContext, id: unknown): Promise<void> {
   const { config } = ctx
   await refuseImpersonation(ctx)
-  const current = await signedIn(ctx)
-  const stored = await owned(ctx, current?.user, id)
-  const { user, authTime } = current as { user: AdapterUser; authTime: number }
-  if (Date.now() / 1000 - authTime > config.session.freshAge) {
+  const user = await signedIn(ctx)
+  const stored = await owned(ctx, user, id)
+  // The one freshness rule (the sign-in time the session records), as every other sensitive change uses.
+  if (!user || !(await isSessionFresh(ctx))) {
     throw new SessionNotFresh("Sign in again to delete a passkey", { cause: { freshAge: config.session.freshAge } })
   }
   const adapter = store(config, "webauthn")
