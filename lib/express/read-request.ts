@@ -15,7 +15,7 @@ export interface NodeRequest extends OriginRequest {
   body?: unknown
 }
 
-/** Options of `toWebRequest` (`convert.ts`). */
+/** Options of `toWebRequest` (in `convert.ts`). */
 export interface ToWebRequestOptions {
   /** Largest body, in bytes, read from the stream when no middleware parsed it. Default 102400 (100 KB). */
   bodyLimit?: number
@@ -28,7 +28,7 @@ export const DEFAULT_BODY_LIMIT = 102_400
 
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"])
 
-/** A Node request read once: what `toWebRequest` (`convert.ts`) builds a `Request` from, and the core can read directly. */
+/** A Node request read once: what `toWebRequest` builds a `Request` from, and the core can read directly. */
 export interface NodeRequestParts {
   method: string
   url: URL
@@ -50,8 +50,8 @@ export interface ReadNodeRequestOptions extends ToWebRequestOptions {
 }
 
 /**
- * Reads a Node/Express request under the rules of `toWebRequest` (`convert.ts`) (same origin rule, headers, body and errors),
- * without building the `Request`.
+ * Reads a Node/Express request under the rules of `toWebRequest` in `convert.ts` (same origin rule, headers, body and
+ * errors), without building the `Request`.
  *
  * @example
  * ```ts
