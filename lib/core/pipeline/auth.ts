@@ -58,6 +58,11 @@ export interface PipelineOptions {
   clientIp?: string | null
   /** A server-side call that passed its origin guard. */
   trusted?: TrustedCall
+  /**
+   * A server call's error is thrown, not answered: this receives first the `Set-Cookie` values its answer would carry
+   * (the deletions, and what is kept on an error, such as a two-factor trust handed back).
+   */
+  errorCookies?: (setCookies: string[]) => void
 }
 
 /**
@@ -125,7 +130,10 @@ export async function pipeline(
     else if (error instanceof RateLimited) logger.debug(`rate limited (retry after ${error.retryAfter} s)`)
     else logger.error(error instanceof Error ? error : new AuthError(String(error)))
     // A server call answers its caller with the error itself: nothing here turns it into a page.
-    if (options.trusted) throw error
+    if (options.trusted) {
+      options.errorCookies?.(jar.toHeaders())
+      throw error
+    }
     if (tokenAnswer) return tokenSignInError(error)
     const status = error instanceof AuthError ? error.status : undefined
     const policy = policyOf(authRequest.action)

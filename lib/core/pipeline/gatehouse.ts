@@ -187,6 +187,7 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
       origin: config.authUrl?.origin ?? port.origin(),
       body: port.body,
       ...(clientIp !== undefined ? { clientIp } : {}),
+      writeCookies: (setCookies) => port.setCookies(setCookies, config),
     }
   }
 
