@@ -216,6 +216,8 @@ describe("P18 the server functions of Gatehouse()", () => {
     expect(viaSignIn.headers["set-cookie"]?.toString()).toContain(`${SESSION_COOKIE}=`)
     const wrongSignIn = await post("/fn/signin", { email: "fn@example.test", password: "not it at all" })
     expect(wrongSignIn.body).toEqual({ thrown: "CredentialsSignin", code: "credentials" })
+    // The app's code answers a failed server call: no refill cookie of the built-in page (no address in a cookie).
+    expect(wrongSignIn.headers["set-cookie"]).toBeUndefined()
 
     // An OAuth-only user (signed in here through a credentials provider) sets a first password.
     const signedIn = await browser.form("/auth/callback/credentials", { id: oauthOnly.id })

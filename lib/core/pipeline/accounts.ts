@@ -32,7 +32,7 @@ import {
 import type { AuditEvent } from "../kernel/audit"
 import type { ConfigRuntime } from "./runtime"
 import { invokeAction } from "./invoke"
-import type { ServerCallRequest } from "./server-calls"
+import { throwIfFailed, type ServerCallRequest } from "./server-calls"
 
 /** What a port must tell the members (a subset of the Gatehouse object's `RequestPort`). */
 export interface AccountPort {
@@ -177,7 +177,7 @@ export function accountMembers<P extends AccountPort>(h: AccountMemberHelpers<P>
           headers: request.headers,
           ...(request.clientIp !== undefined ? { clientIp: request.clientIp } : {}),
         })
-        if (outcome.error) throw outcome.error
+        throwIfFailed(request, outcome)
         h.setCookies(port, outcome.setCookies, config)
         return (outcome.body as { url: string }).url
       }),

@@ -16,7 +16,8 @@ import { carriedBearer } from "../kernel/bearer"
 import type { AccessTokenRequest, IssuedAccessToken } from "./token-members"
 import { decideAccess, type AccessOptions, type AccessVerdict, type PathRouting } from "./access"
 import { accountMembers, type AccountMembers } from "./accounts"
-import { answerRequest, answerWebRequest, cookielessSessionRead, serialized } from "./auth"
+import { answerRequest, answerWebRequest, serialized } from "./auth"
+import { cookielessSessionRead } from "./cookieless-read"
 import { createMountRecord } from "./mount"
 import { sourceOf, type Mount, type ReadOptions, type RequestPort, type RequestRead } from "./port"
 import { createConfigRuntime, createRuntimeCache, type ConfigRuntime } from "./runtime"
@@ -186,6 +187,7 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
       origin: config.authUrl?.origin ?? port.origin(),
       body: port.body,
       ...(clientIp !== undefined ? { clientIp } : {}),
+      writeCookies: (setCookies) => port.setCookies(setCookies, config),
     }
   }
 

@@ -31,7 +31,10 @@ export interface ActionOutcome {
   status: number
   location?: string
   body?: unknown
-  /** `Set-Cookie` values; empty when `error` is set. */
+  /**
+   * `Set-Cookie` values; when `error` is set, only those its error answer carries (the deletions, and what is kept on
+   * an error, such as a two-factor trust handed back), which the caller writes before throwing the error.
+   */
   setCookies: string[]
   error?: AuthError
 }
@@ -39,7 +42,7 @@ export interface ActionOutcome {
 /**
  * Runs `call.action` through the pipeline without an HTTP round trip, as a trusted call (its CSRF rule is met: the
  * caller checked the origin guard). Errors never escape: they come back as `error` (always an `AuthError`, logged
- * once by the pipeline as the route would log it), with no cookie to write.
+ * once by the pipeline as the route would log it), with the cookies the route's error answer would carry.
  *
  * @example
  * ```ts
@@ -66,12 +69,14 @@ export async function invokeAction(
     body: call.body,
     cookies: { ...call.cookies },
   }
+  let errorCookies: string[] = []
   try {
     const outcome = await pipeline(runtime, config, authRequest, {
       // The Request object is what user callbacks (`authorize(credentials, request)`) receive; it is never sent.
       webRequest: () => new Request(url, { method: call.method, headers }),
       ...(call.clientIp !== undefined ? { clientIp: call.clientIp } : {}),
       trusted: trustedCall(),
+      errorCookies: (setCookies) => void (errorCookies = setCookies),
     })
     if (outcome instanceof Response)
       throw new AuthError("Server-side action failed", { cause: { status: outcome.status } })
@@ -85,6 +90,6 @@ export async function invokeAction(
   } catch (error) {
     const authError =
       error instanceof AuthError ? error : new AuthError("Server-side action failed", { cause: error as Error })
-    return { status: 500, setCookies: [], error: authError }
+    return { status: 500, setCookies: errorCookies, error: authError }
   }
 }

@@ -8,7 +8,7 @@ import type { ResolvedConfig } from "../kernel/config/types"
 import type { AuthAction } from "../kernel/routes"
 import { invokeAction } from "./invoke"
 import type { ConfigRuntime } from "./runtime"
-import { assertGuard, baseCall, type ServerCallRequest } from "./server-calls"
+import { assertGuard, baseCall, throwIfFailed, type ServerCallRequest } from "./server-calls"
 
 /** The server functions, each with the route it runs. */
 export const passwordMemberActions = {
@@ -60,7 +60,7 @@ export async function passwordCall(
     method: "POST",
     body,
   })
-  if (outcome.error) throw outcome.error
+  throwIfFailed(request, outcome)
   return { ok: true, setCookies: outcome.setCookies }
 }
 

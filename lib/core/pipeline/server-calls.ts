@@ -1,12 +1,12 @@
 /**
  * Server-side `signIn`, `signOut` and `unstable_update`, framework-neutral: each checks the origin guard, runs one
  * action in-process with {@link invokeAction}, and returns what the framework layer writes. Errors are thrown as
- * `AuthError`s before anything could be written.
+ * `AuthError`s; only the cookies the route's error answer would carry are written first ({@link throwIfFailed}).
  */
 import { InvalidProvider, MissingCSRF } from "../../errors"
 import type { ResolvedConfig } from "../kernel/config/types"
 import { requestOrigin } from "../kernel/context"
-import { invokeAction, type ActionCall } from "./invoke"
+import { invokeAction, type ActionCall, type ActionOutcome } from "./invoke"
 import { originGuardPasses } from "../kernel/origin-guard"
 import { carriedBearer } from "../kernel/bearer"
 import type { ConfigRuntime } from "./runtime"
@@ -23,6 +23,8 @@ export interface ServerCallRequest {
   body?: unknown
   /** The client IP the framework resolved (Express `req.ip`), `null` for none; unset, `rateLimit.ip` is asked. */
   clientIp?: string | null
+  /** Writes `Set-Cookie` values on the answer to this request (the edge's port): those of a call that failed. */
+  writeCookies?: (setCookies: string[]) => void
 }
 
 /** `signIn` options: form fields for the provider plus the call's own switches. */
@@ -113,6 +115,21 @@ export function baseCall(request: ServerCallRequest): Omit<ActionCall, "action" 
   }
 }
 
+/**
+ * Throws the error of a failed call, once the cookies its answer carries are written: the deletions, and what is kept
+ * on an error (a two-factor trust the failed sign-in hands back), as the route's error answer would carry them.
+ *
+ * @example
+ * ```ts
+ * throwIfFailed(request, await invokeAction(runtime, resolved, call))
+ * ```
+ */
+export function throwIfFailed(request: Pick<ServerCallRequest, "writeCookies">, outcome: ActionOutcome): void {
+  if (!outcome.error) return
+  if (outcome.setCookies.length > 0) request.writeCookies?.(outcome.setCookies)
+  throw outcome.error
+}
+
 /** The runtime a server call runs in (its caches) and its config under the base path the call uses. */
 type Runtime = Pick<ConfigRuntime, "sessionCache">
 
@@ -158,7 +175,7 @@ export async function serverSignIn(
     body: { ...fields, callbackUrl },
     query: isOAuth ? Object.fromEntries(new URLSearchParams(authorizationParams)) : undefined,
   })
-  if (outcome.error) throw outcome.error
+  throwIfFailed(request, outcome)
   return {
     url: tidy(outcome.location ?? `${request.origin}${resolved.basePath}/signin`, request.origin),
     redirect: wantsRedirect,
@@ -192,7 +209,7 @@ export async function serverSignOut(
     method: "POST",
     body: options.federated === false ? { callbackUrl, federated: "false" } : { callbackUrl },
   })
-  if (outcome.error) throw outcome.error
+  throwIfFailed(request, outcome)
   return {
     url: tidy(outcome.location ?? request.origin, request.origin),
     redirect: options.redirect !== false,
@@ -221,7 +238,7 @@ export async function serverUpdate(
     method: "POST",
     body: { data },
   })
-  if (outcome.error) throw outcome.error
+  throwIfFailed(request, outcome)
   const session = (outcome.body ?? null) as Session | null
   return { session, setCookies: session ? outcome.setCookies : [] }
 }

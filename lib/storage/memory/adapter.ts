@@ -1,4 +1,6 @@
-// In-memory adapter for tests and demos: everything lives in Maps of this process and is lost on exit.
+// In-memory adapter for tests and demos: everything lives in Maps of this process and is lost on exit. The feature
+// groups (passwords, passkeys, two-factor) are in features.ts, the audit trail in audit.ts; this file holds users,
+// accounts, sessions and verification tokens, and assembles them.
 import type {
   AccountTokenAdapter,
   Adapter,
@@ -14,23 +16,19 @@ import {
   userTokenIdentifiers,
   listUsersIn,
   conflict,
-  copyAuthenticator,
   copySession,
-  copyTwoFactor,
   deepCopy,
   emailKey,
   missingUser,
   newUserId,
   notFound,
-  patchedTwoFactor,
 } from "../internal/models"
-import type { AccountKey } from "../internal/models"
 import { MemoryStore } from "./store"
 import { memoryAuditMethods } from "./audit"
+import { accountId, memoryAuthenticatorMethods, memoryPasswordMethods, memoryTwoFactorMethods } from "./features"
 import { TOKEN_COLUMNS } from "../internal/rows"
-import { PASSWORD_PROVIDER, passwordAccount, passwordCondition, withoutPassword } from "../internal/password"
+import { withoutPassword } from "../internal/password"
 
-const accountId = (a: AccountKey): string => JSON.stringify([a.provider, a.providerAccountId])
 const tokenId = (t: { identifier: string; token: string }): string => JSON.stringify([t.identifier, t.token])
 
 /**
@@ -143,23 +141,6 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       const stored = accounts.get(accountId({ provider, providerAccountId }))
       return stored ? withoutPassword(clone(stored)) : null
     },
-    async getPasswordAccount(userId) {
-      const stored = accounts.get(accountId({ provider: PASSWORD_PROVIDER, providerAccountId: userId }))
-      if (!stored || typeof stored.passwordHash !== "string") return null
-      return passwordAccount(userId, stored.passwordHash, stored.passwordChangedAt)
-    },
-    // Synchronous between the read and the write: the compare-and-swap is atomic.
-    async setPasswordHash(userId, passwordHash, options = {}) {
-      requireUser(userId)
-      const id = accountId({ provider: PASSWORD_PROVIDER, providerAccountId: userId })
-      const stored = accounts.get(id)
-      const current = typeof stored?.passwordHash === "string" ? stored.passwordHash : null
-      if (!passwordCondition(current, options.expected)) return null
-      const changedAt = options.changedAt ? new Date(options.changedAt) : (stored?.passwordChangedAt ?? null)
-      const row = passwordAccount(userId, passwordHash, changedAt)
-      accounts.set(id, clone(row))
-      return clone(row)
-    },
     async updateAccountTokens(key, patch, options = {}) {
       const id = accountId(key)
       const stored = accounts.get(id)
@@ -245,68 +226,9 @@ export function MemoryAdapter(): Required<Adapter> & IdpSessionAdapter & Account
       tokens.delete(id)
       return stored
     },
-
-    async getAuthenticator(credentialID) {
-      const stored = authenticators.get(credentialID)
-      return stored ? copyAuthenticator(stored) : null
-    },
-    async createAuthenticator(authenticator) {
-      requireUser(authenticator.userId)
-      if (authenticators.has(authenticator.credentialID)) {
-        throw conflict("Authenticator", { credentialID: authenticator.credentialID })
-      }
-      const stored = copyAuthenticator(authenticator)
-      authenticators.set(stored.credentialID, stored)
-      return copyAuthenticator(stored)
-    },
-    async listAuthenticatorsByUserId(userId) {
-      return [...authenticators.values()].filter((a) => a.userId === userId).map(copyAuthenticator)
-    },
-    async updateAuthenticatorCounter(credentialID, newCounter, opts) {
-      const stored = authenticators.get(credentialID)
-      if (opts?.expected !== undefined) {
-        if (!stored || stored.counter !== opts.expected || newCounter < stored.counter) return null
-        stored.lastUsedAt = new Date()
-      } else if (!stored) throw notFound("Authenticator", credentialID)
-      stored.counter = newCounter
-      return copyAuthenticator(stored)
-    },
-    async deleteAuthenticator(credentialID) {
-      const stored = authenticators.get(credentialID)
-      if (!stored) return null
-      authenticators.delete(credentialID)
-      return copyAuthenticator(stored)
-    },
-    async updateAuthenticator(credentialID, patch) {
-      const stored = authenticators.get(credentialID)
-      if (!stored) return null
-      if (patch.name !== undefined) stored.name = patch.name
-      if (patch.lastUsedAt !== undefined) stored.lastUsedAt = patch.lastUsedAt && new Date(patch.lastUsedAt)
-      return copyAuthenticator(stored)
-    },
-
-    async getTwoFactor(userId) {
-      const stored = twoFactor.get(userId)
-      return stored ? copyTwoFactor(stored) : null
-    },
-    async upsertTwoFactor(row) {
-      const stored = { ...copyTwoFactor(row), version: 0 }
-      twoFactor.set(stored.userId, stored)
-      return copyTwoFactor(stored)
-    },
-    async updateTwoFactor(userId, patch, { expectedVersion }) {
-      const stored = twoFactor.get(userId)
-      if (!stored || stored.version !== expectedVersion) return null
-      const next = patchedTwoFactor(stored, patch)
-      twoFactor.set(userId, next)
-      return copyTwoFactor(next)
-    },
-    async deleteTwoFactor(userId) {
-      const stored = twoFactor.get(userId)
-      if (!stored) return null
-      twoFactor.delete(userId)
-      return copyTwoFactor(stored)
-    },
+    ...memoryPasswordMethods({ accounts, requireUser }),
+    ...memoryAuthenticatorMethods({ authenticators, requireUser }),
+    ...memoryTwoFactorMethods({ twoFactor }),
   }
 }
 

@@ -44,7 +44,8 @@ function refillable(provider: Pick<CredentialsConfig, "credentials">, body: Reco
  * and never shows the built-in form, so nothing is kept for it.
  */
 function showsBuiltInForm(ctx: RequestContext): boolean {
-  if (ctx.config.pages.signIn) return false
+  // A server call's error goes to the app's code, which answers: never the built-in page.
+  if (ctx.config.pages.signIn || ctx.trusted === true) return false
   const { headers } = ctx.request
   if (headers.has("X-Auth-Return-Redirect")) return false
   const mode = headers.get("sec-fetch-mode")

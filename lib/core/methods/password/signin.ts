@@ -23,8 +23,10 @@ import { passwordAccountOf } from "./signup"
 async function rememberAddress(ctx: RequestContext, email: string | null): Promise<void> {
   const type = (ctx.request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
   const mode = ctx.request.headers.get("sec-fetch-mode")
+  // A server call's error goes to the app's code, which answers: never the built-in page.
   const builtIn =
     !ctx.config.pages.signIn &&
+    ctx.trusted !== true &&
     !ctx.request.headers.has("X-Auth-Return-Redirect") &&
     (mode === null || mode === "navigate") &&
     type === "application/x-www-form-urlencoded"
