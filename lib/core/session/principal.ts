@@ -165,29 +165,54 @@ async function endedElsewhere(
   ctx: SessionContext,
   token: JWT,
 ): Promise<{ reason?: "revoked" | "backchannel"; error?: AdapterError }> {
-  const sub = typeof token.sub === "string" && token.sub !== "" ? token.sub : undefined
-  const epoch = claimsOf(token)?.se
-  const idp = idpOfToken(token)
-  const own = sub === undefined ? [] : [sessionWatermarkKey(sub)]
-  // The end mark in its form and in the old one (marks written before the upgrade live out their TTL).
-  if (sub !== undefined && typeof epoch === "number")
-    own.push(sessionEndKey(sub, epoch), legacySessionEndKey(sub, epoch))
-  const markers = idp ? idpMarkerKeys(idp) : []
-  if (own.length + markers.length === 0) return {}
+  const { own, all, idp, epoch } = markerKeysOf(token)
+  if (all.length === 0) return {}
   let values: Array<string | null>
   try {
-    values = await ctx.config.store.get([...own, ...markers])
+    values = await ctx.config.store.get(all)
   } catch (error) {
     const coded = error instanceof AdapterError ? error : adapterError("store.get", error)
     ctx.config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: coded }))
     return { error: coded }
   }
-  if (sub !== undefined) {
+  if (own > 0) {
     const watermark = values[0] ?? null
     if (watermark !== null && (typeof epoch === "number" ? epoch : 0) < Number(watermark)) return { reason: "revoked" }
-    if (own.slice(1).some((_, i) => values[i + 1] !== null && values[i + 1] !== undefined)) return { reason: "revoked" }
+    for (let i = 1; i < own; i++) if (values[i] !== null && values[i] !== undefined) return { reason: "revoked" }
   }
-  return idp && endedByMarkers(idp, values.slice(own.length)) ? { reason: "backchannel" } : {}
+  return idp && endedByMarkers(idp, values.slice(own)) ? { reason: "backchannel" } : {}
+}
+
+interface MarkerKeys {
+  /** How many of `all` are the user's own marks (watermark, end mark in its form and the old one). */
+  own: number
+  all: readonly string[]
+  idp: ReturnType<typeof idpOfToken>
+  epoch: unknown
+}
+
+/**
+ * The store keys that say whether a token's session was ended elsewhere. Kept per decoded payload: the session cache
+ * hands the same payload object to every read of the same cookie, so the end mark's hash is not computed per request.
+ */
+const markerKeys = new WeakMap<JWT, MarkerKeys>()
+
+function markerKeysOf(token: JWT): MarkerKeys {
+  const known = markerKeys.get(token)
+  if (known) return known
+  const sub = typeof token.sub === "string" && token.sub !== "" ? token.sub : undefined
+  const epoch = claimsOf(token)?.se
+  const idp = idpOfToken(token)
+  const own = sub === undefined ? [] : [sessionWatermarkKey(sub)]
+  // The end mark in its form and in the old one (marks written before the upgrade live out their TTL).
+  if (sub !== undefined && typeof epoch === "number") {
+    own.push(sessionEndKey(sub, epoch), legacySessionEndKey(sub, epoch))
+  }
+  // Frozen: a store given the same array on every read cannot change it for the next one.
+  const all = Object.freeze([...own, ...(idp ? idpMarkerKeys(idp) : [])])
+  const keys = { own: own.length, all, idp, epoch }
+  markerKeys.set(token, keys)
+  return keys
 }
 
 async function databasePrincipal(ctx: SessionContext): Promise<PrincipalResult> {
