@@ -142,3 +142,48 @@ describe("serializeCookie", () => {
     }
   })
 })
+
+describe("serializeCookie with the config's frozen options (attributes kept per options object)", () => {
+  const sets = [
+    resolveCookies(true),
+    resolveCookies(false),
+    resolveCookies(true, { csrfToken: { options: { domain: "app.example", priority: "high" } } }),
+  ]
+  const values = [
+    "",
+    "a|b",
+    "https://app.example/x?y=1&z=%",
+    "é ünïcode",
+    "semi;colon space",
+    '"quoted"',
+    "x".repeat(300),
+  ]
+
+  it("writes exactly what `cookie` writes, for every cookie of the set and any value", () => {
+    for (const set of sets) {
+      for (const { name, options } of Object.values(set)) {
+        expect(Object.isFrozen(options)).toBe(true)
+        for (const value of values) {
+          // Twice: the first call keeps the attributes, the second uses them.
+          for (let i = 0; i < 2; i++)
+            expect(serializeCookie({ name, value, options })).toBe(serialize(name, value, options))
+        }
+      }
+    }
+  })
+
+  it("still refuses an invalid name with kept attributes, and a second name with the same options is checked too", () => {
+    const { options } = resolveCookies(false).csrfToken
+    serializeCookie({ name: "ok", value: "1", options })
+    expect(() => serializeCookie({ name: "bad name", value: "1", options })).toThrow(TypeError)
+    expect(() => serializeCookie({ name: "bad;name", value: "1", options })).toThrow(TypeError)
+    expect(serializeCookie({ name: "other", value: "1", options })).toBe(serialize("other", "1", options))
+  })
+
+  it("options with their own expiry are written as given (never kept)", () => {
+    const expires = new Date("2030-01-01T00:00:00Z")
+    const options = Object.freeze({ ...resolveCookies(false).sessionToken.options, expires })
+    expect(serializeCookie({ name: "s", value: "v", options })).toBe(serialize("s", "v", options))
+    expect(serializeCookie({ name: "s", value: "v", options })).toContain("Expires=Tue, 01 Jan 2030 00:00:00 GMT")
+  })
+})

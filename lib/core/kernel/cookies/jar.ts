@@ -17,10 +17,36 @@ export interface OutgoingCookie {
  * ```
  */
 export function serializeCookie(cookie: OutgoingCookie): string {
+  const { name, value, options } = cookie
+  const known = Object.isFrozen(options) ? attributesOf(options, name) : undefined
+  // The value as `cookie` writes it with its default encoder, whose output never holds what a cookie value cannot.
+  if (known !== undefined) return `${name}=${value ? encodeURIComponent(value) : ""}${known}`
   // `serialize(name, value, options)` would build `{ ...options, name, value }` inside `cookie`: its object form with
   // the same object made here writes the same header without the slow path of that spread (with-keys.ts).
-  const { name, value, options } = cookie
   return stringifySetCookie(withKeys(options, { name, value }), options)
+}
+
+/**
+ * The attributes (`; Path=/; HttpOnly; ...`) `cookie` writes for a frozen options object, which cannot change: the
+ * config's cookie options are frozen when it is resolved, so the CSRF, callback-url and state cookies of every request
+ * reuse them. The name is checked by `cookie` the first time it is used with them. `undefined` for options with
+ * their own `expires` (built per cookie) or encoder.
+ */
+const attributes = new WeakMap<SerializeOptions, { suffix: string; names: Set<string> }>()
+
+function attributesOf(options: SerializeOptions, name: string): string | undefined {
+  if (options.expires !== undefined || options.encode !== undefined) return undefined
+  let known = attributes.get(options)
+  if (known === undefined) {
+    const header = stringifySetCookie(withKeys(options, { name, value: "" }), options)
+    known = { suffix: header.slice(name.length + 1), names: new Set([name]) }
+    attributes.set(options, known)
+  } else if (!known.names.has(name)) {
+    stringifySetCookie(withKeys(options, { name, value: "" }), options)
+    // A config names a handful of cookies: the set stays small.
+    if (known.names.size < 64) known.names.add(name)
+  }
+  return known.suffix
 }
 
 function isDeletion(cookie: OutgoingCookie): boolean {
