@@ -2,7 +2,7 @@
 import type { Request, Response as ExpressResponse } from "express"
 import type { PathRouting, ReadOptions, RequestPort, RequestRead, ServerCallResult } from "../core/pipeline/gatehouse"
 import type { ResolvedConfig } from "../core/pipeline/gatehouse"
-import { readNodeRequest } from "./convert"
+import { copyHeaders, readNodeRequest } from "./read-request"
 import { isSecureRequest, originOf } from "./origin"
 import { warnAboutOrigin } from "./origin-warnings"
 import { routedUrl, routingOf } from "./routed-path"
@@ -86,18 +86,7 @@ export class ExpressPort implements RequestPort {
     return routingOf(this.native)
   }
   headers(): Headers {
-    const headers = new Headers()
-    for (const [name, value] of Object.entries(this.native.headers)) {
-      if (value === undefined || name.startsWith(":")) continue
-      for (const item of Array.isArray(value) ? value : [value]) {
-        try {
-          headers.append(name, item)
-        } catch {
-          // a value Node accepted but the Fetch standard does not: not forwarded
-        }
-      }
-    }
-    return headers
+    return copyHeaders(this.native)
   }
   /** `rateLimit.ip(req)` when configured, else `req.ip`, which follows the app's `trust proxy`. */
   clientIp(config: ResolvedConfig): string | null {

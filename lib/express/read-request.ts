@@ -129,7 +129,16 @@ function pathOf(req: NodeRequest): string {
   throw httpError(400, "request.invalid.url", "Invalid request target")
 }
 
-function copyHeaders(req: IncomingMessage): Headers {
+/**
+ * The request's headers as a Web `Headers`: every value Node parsed, HTTP/2 pseudo-headers left out, and a value the
+ * Fetch standard refuses dropped (it could not be forwarded).
+ *
+ * @example
+ * ```ts
+ * copyHeaders(req).get("user-agent")
+ * ```
+ */
+export function copyHeaders(req: IncomingMessage): Headers {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     // HTTP/2 pseudo-headers (":path", ...) are not headers of the message.
