@@ -1,7 +1,7 @@
 // The audit events of two-factor, passwords and tokens (accounts.md §4.2; two-factor.md §9.3, passwords.md §9,
 // tokens.md §7), driven through the public surface with the memory adapter (or a sink where the app has no adapter),
 // read back from the store; no code, password or token ever appears in an event.
-import { createHash, createHmac, randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { once } from "node:events"
 import type { Server } from "node:http"
 import express from "express"
@@ -18,6 +18,7 @@ import type { AdapterAuditEvent, Adapter } from "../../lib/storage/adapter"
 import { fakeDateOnly } from "../fixtures/clock"
 import { SECRET, cookieHeader, cookieJar } from "../express/apps"
 import { passwordApp, seedUser, type PasswordApp } from "../password/harness"
+import { totpCode as totp } from "../fixtures/totp"
 
 type Jar = Record<string, string>
 const quiet = { error: () => undefined, warn: () => undefined, debug: () => undefined }
@@ -46,24 +47,6 @@ function expectNoSecret(events: unknown[], secrets: string[]): void {
 }
 
 // ---------- two-factor ----------
-
-function base32Decode(text: string): Buffer {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-  let bits = ""
-  for (const c of text) bits += alphabet.indexOf(c).toString(2).padStart(5, "0")
-  const bytes: number[] = []
-  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(parseInt(bits.slice(i, i + 8), 2))
-  return Buffer.from(bytes)
-}
-
-/** RFC 6238 TOTP (SHA-1, 6 digits, 30 s), written here independently of the library. */
-function totp(secret: string, offsetSteps: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offsetSteps))
-  const mac = createHmac("sha1", base32Decode(secret)).update(counter).digest()
-  const o = mac[19]! & 15
-  return String((mac.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 function twoFactorApp(strategy: "jwt" | "database") {
   const adapter = MemoryAdapter() as Required<Adapter>

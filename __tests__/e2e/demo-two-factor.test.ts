@@ -1,7 +1,6 @@
 // The demo's two-factor sign-in and email codes in a real browser (Debian chromium through playwright-core): turn on
 // an authenticator app on /account/two-factor, sign out, sign in again with a code; then sign in with the email code
 // the dev mailbox shows, typed on the demo's "check your email" page.
-import { createHmac } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Page } from "playwright-core"
@@ -14,19 +13,9 @@ import {
   type LaunchedBrowser,
   type PageWatch,
 } from "../fixtures/browser"
+import { totpCode as totp } from "../fixtures/totp"
 
 jest.setTimeout(60_000)
-
-function totp(secret: string, offset = 0): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-  let bits = ""
-  for (const c of secret) bits += alphabet.indexOf(c).toString(2).padStart(5, "0")
-  const key = Buffer.from(Array.from({ length: 20 }, (_, i) => parseInt(bits.slice(i * 8, i * 8 + 8), 2)))
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offset))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  return String((mac.readUInt32BE(mac[19]! & 15) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 describeWithBrowser("e2e: the demo's two-factor sign-in and email codes", () => {
   let server: Server

@@ -1,7 +1,6 @@
 // The second-factor page in a real browser (Debian chromium through playwright-core): a credentials sign-in of a
 // TOTP user lands on "Two-step verification"; the code form (autofill attributes, no script, the built-in CSP) and
 // the backup-code form inside <details> both submit as plain HTML forms and sign in.
-import { createHmac } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import express from "express"
@@ -10,19 +9,9 @@ import { Gatehouse } from "../../lib"
 import Credentials from "../../lib/providers/credentials"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { describeWithBrowser, launchBrowser, watchPage, type LaunchedBrowser } from "../fixtures/browser"
+import { totpCode as totp } from "../fixtures/totp"
 
 jest.setTimeout(60_000)
-
-function totp(secret: string, offset = 0): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-  let bits = ""
-  for (const c of secret) bits += alphabet.indexOf(c).toString(2).padStart(5, "0")
-  const key = Buffer.from(Array.from({ length: 20 }, (_, i) => parseInt(bits.slice(i * 8, i * 8 + 8), 2)))
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offset))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  return String((mac.readUInt32BE(mac[19]! & 15) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 describeWithBrowser("e2e: the two-factor page in a real browser", () => {
   let server: Server

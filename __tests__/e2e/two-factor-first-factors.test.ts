@@ -1,6 +1,5 @@
 // T4 (two-factor spec section 11): every first factor ends in the second step. A user who enrolled TOTP signs in
 // with a real OpenID Provider (oidc-provider) and with an email link: each time, no session until the TOTP code.
-import { createHmac } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import express from "express"
@@ -17,22 +16,10 @@ import {
   testOidcProvider,
   type StartedOidcProvider,
 } from "../fixtures/oauth/oidc-provider"
+import { totpCode as totpNow } from "../fixtures/totp"
 
 type Jar = Record<string, string>
 const SESSION = "authjs.session-token"
-
-function totpNow(secret: string, offsetSteps = 0): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-  let bits = ""
-  for (const c of secret) bits += alphabet.indexOf(c).toString(2).padStart(5, "0")
-  const key = Buffer.from(
-    Array.from({ length: Math.floor(bits.length / 8) }, (_, i) => parseInt(bits.slice(i * 8, i * 8 + 8), 2)),
-  )
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offsetSteps))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  return String((mac.readUInt32BE(mac[19]! & 15) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 const hasSession = (res: request.Response) =>
   ((res.headers["set-cookie"] as unknown as string[] | undefined) ?? []).some(

@@ -1,27 +1,16 @@
 // Two-factor sign-in in the Fetch flavour (the members with a Request, cookies through applyCookies), and the rules
 // every flavour shares: construction checks, the route off without `twoFactor`, the member errors, pages.twoFactor.
-import { createHmac } from "node:crypto"
 import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { hashSessionToken } from "../../lib/core/session/token"
 import Credentials from "../../lib/providers/credentials"
 import { Gatehouse } from "../../lib/web"
 import type { AuthConfig } from "../../lib/core/kernel/types"
 import { InvalidConfig, MissingAdapterMethods } from "../../lib/errors"
+import { totpCode as totp } from "../fixtures/totp"
 
 const COOKIE = "authjs.session-token"
 const SECRET = "web-two-factor-secret-0123456789abcdef"
 const silent = { error: () => undefined, warn: () => undefined, debug: () => undefined }
-
-function totp(secret: string, offset = 0): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-  let bits = ""
-  for (const c of secret) bits += alphabet.indexOf(c).toString(2).padStart(5, "0")
-  const key = Buffer.from(Array.from({ length: 20 }, (_, i) => parseInt(bits.slice(i * 8, i * 8 + 8), 2)))
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offset))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  return String((mac.readUInt32BE(mac[19]! & 15) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 const base = (extra: Partial<AuthConfig> = {}): AuthConfig => ({
   secret: SECRET,

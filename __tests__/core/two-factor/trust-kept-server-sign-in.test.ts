@@ -3,7 +3,7 @@
 // (trust-kept-when-sign-in-fails.test.ts); the in-process call threw its error and dropped every cookie of the
 // action's answer, so the browser kept only the spent cookie and was challenged next time. A failed server call now
 // writes the cookies its error answer carries (and still throws the same error).
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import express from "express"
 import type { Express } from "express"
 import request from "supertest"
@@ -15,6 +15,7 @@ import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import { sealTotpSecret } from "../../../lib/core/methods/two-factor/secret"
 import { fakeDateOnly } from "../../fixtures/clock"
 import { SECRET, cookieHeader, cookieJar } from "../../express/apps"
+import { totpCode as totpNow } from "../../fixtures/totp"
 
 type Jar = Record<string, string>
 const SESSION = "authjs.session-token"
@@ -22,15 +23,6 @@ const TRUST = "gatehouse.two-factor-trust"
 const USER = { id: "user-alice", email: "alice@example.test", name: "Alice" }
 const T0 = Date.parse("2026-03-01T10:00:00.000Z")
 const HOUR = 3_600_000
-
-/** RFC 6238 (SHA-1, 6 digits, 30 s), written independently of the library. */
-function totpNow(key: Buffer): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 1000 / 30)))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const o = mac[19]! & 15
-  return String((mac.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 /** An app whose `POST /login` signs alice in server-side; `broken.on` makes the sign-in fail after the first factor. */
 async function makeApp(strategy: "jwt" | "database") {

@@ -2,7 +2,7 @@
 // throwing `jwt` callback, a failing adapter). The trust cookie is single use, so it was spent before the session
 // existed and the error answer dropped its replacement. Now a sign-in that issues no session hands the device its
 // trust back (same age: only a session renews it), and the spent cookie stays spent.
-import { createHmac, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import express from "express"
 import type { Express } from "express"
 import request from "supertest"
@@ -13,6 +13,7 @@ import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
 import { sealTotpSecret } from "../../../lib/core/methods/two-factor/secret"
 import { fakeDateOnly } from "../../fixtures/clock"
 import { SECRET, cookieHeader, cookieJar } from "../../express/apps"
+import { totpCode as totpNow } from "../../fixtures/totp"
 
 type Jar = Record<string, string>
 const SESSION = "authjs.session-token"
@@ -20,15 +21,6 @@ const TRUST = "gatehouse.two-factor-trust"
 const USER = { id: "user-alice", email: "alice@example.test", name: "Alice" }
 const T0 = Date.parse("2026-03-01T10:00:00.000Z")
 const HOUR = 3_600_000
-
-/** RFC 6238 (SHA-1, 6 digits, 30 s), written independently of the library. */
-function totpNow(key: Buffer): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 1000 / 30)))
-  const mac = createHmac("sha1", key).update(counter).digest()
-  const o = mac[19]! & 15
-  return String((mac.readUInt32BE(o) & 0x7fffffff) % 1_000_000).padStart(6, "0")
-}
 
 interface Switches {
   jwtThrows: boolean
