@@ -1,10 +1,11 @@
 // Two-factor sign-in after a passkey (two-factor spec section 5.1 step 2): with `passkeys: "skip"` (default) an
 // assertion with user verification is two factors; without the UV flag, or with `"enforce"`, the second step is asked.
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
-import { sealTotpSecret, newTotpSecret } from "../../../lib/core/methods/two-factor/secret"
+import { newTotpSecret } from "../../../lib/core/methods/two-factor/secret"
 import type { TwoFactorOptions } from "../../../lib/core/kernel/types"
 import { Client, newAuthenticator, passkeyConfig, SESSION_COOKIE } from "../webauthn/harness"
 import { SECRET } from "../helpers"
+import { enrolTotp } from "../../fixtures/totp"
 
 async function enrolledPasskeyUser(twoFactor: TwoFactorOptions, provider = {}) {
   const adapter = MemoryAdapter()
@@ -15,17 +16,7 @@ async function enrolledPasskeyUser(twoFactor: TwoFactorOptions, provider = {}) {
   const registered = await client.register(authenticator, `email=${encodeURIComponent(email)}`)
   expect(registered.status).toBe(302)
   const user = (await adapter.getUserByEmail(email))!
-  const now = new Date()
-  await adapter.upsertTwoFactor({
-    userId: user.id,
-    secret: await sealTotpSecret(newTotpSecret(), user.id, [SECRET]),
-    verifiedAt: now,
-    lastUsedStep: 0,
-    backupCodes: [],
-    version: 0,
-    createdAt: now,
-    updatedAt: now,
-  })
+  await enrolTotp(adapter, user.id, [SECRET], newTotpSecret())
   return { adapter, config, recorder, authenticator }
 }
 

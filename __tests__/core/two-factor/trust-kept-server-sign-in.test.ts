@@ -3,7 +3,6 @@
 // (trust-kept-when-sign-in-fails.test.ts); the in-process call threw its error and dropped every cookie of the
 // action's answer, so the browser kept only the spent cookie and was challenged next time. A failed server call now
 // writes the cookies its error answer carries (and still throws the same error).
-import { randomBytes } from "node:crypto"
 import express from "express"
 import type { Express } from "express"
 import request from "supertest"
@@ -12,10 +11,9 @@ import { AuthError } from "../../../lib/errors"
 import type { AuthConfig } from "../../../lib/core/kernel/types"
 import Credentials from "../../../lib/providers/credentials"
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
-import { sealTotpSecret } from "../../../lib/core/methods/two-factor/secret"
 import { fakeDateOnly } from "../../fixtures/clock"
 import { SECRET, cookieHeader, cookieJar } from "../../express/apps"
-import { totpCode as totpNow } from "../../fixtures/totp"
+import { enrolTotp, totpCode as totpNow } from "../../fixtures/totp"
 
 type Jar = Record<string, string>
 const SESSION = "authjs.session-token"
@@ -29,18 +27,7 @@ async function makeApp(strategy: "jwt" | "database") {
   const adapter = MemoryAdapter()
   const broken = { on: false }
   await adapter.createUser({ ...USER, emailVerified: null })
-  const raw = randomBytes(20)
-  const now = new Date()
-  await adapter.upsertTwoFactor({
-    userId: USER.id,
-    secret: await sealTotpSecret(raw, USER.id, [SECRET]),
-    verifiedAt: now,
-    lastUsedStep: 0,
-    backupCodes: [],
-    version: 0,
-    createdAt: now,
-    updatedAt: now,
-  })
+  const raw = await enrolTotp(adapter, USER.id, [SECRET])
   const createSession = adapter.createSession.bind(adapter)
   adapter.createSession = (session) => {
     if (broken.on) throw new Error("database down")

@@ -2,7 +2,6 @@
 // throwing `jwt` callback, a failing adapter). The trust cookie is single use, so it was spent before the session
 // existed and the error answer dropped its replacement. Now a sign-in that issues no session hands the device its
 // trust back (same age: only a session renews it), and the spent cookie stays spent.
-import { randomBytes } from "node:crypto"
 import express from "express"
 import type { Express } from "express"
 import request from "supertest"
@@ -10,10 +9,9 @@ import { Gatehouse } from "../../../lib"
 import type { AuthConfig } from "../../../lib/core/kernel/types"
 import Credentials from "../../../lib/providers/credentials"
 import { MemoryAdapter } from "../../../lib/storage/memory/adapter"
-import { sealTotpSecret } from "../../../lib/core/methods/two-factor/secret"
 import { fakeDateOnly } from "../../fixtures/clock"
 import { SECRET, cookieHeader, cookieJar } from "../../express/apps"
-import { totpCode as totpNow } from "../../fixtures/totp"
+import { enrolTotp, totpCode as totpNow } from "../../fixtures/totp"
 
 type Jar = Record<string, string>
 const SESSION = "authjs.session-token"
@@ -33,18 +31,7 @@ async function makeApp(strategy: "jwt" | "database") {
   const switches: Switches = { jwtThrows: false, jwtRefuses: false, createSessionThrows: false }
   const signIns: Array<Record<string, unknown>> = []
   await adapter.createUser({ ...USER, emailVerified: null })
-  const raw = randomBytes(20)
-  const now = new Date()
-  await adapter.upsertTwoFactor({
-    userId: USER.id,
-    secret: await sealTotpSecret(raw, USER.id, [SECRET]),
-    verifiedAt: now,
-    lastUsedStep: 0,
-    backupCodes: [],
-    version: 0,
-    createdAt: now,
-    updatedAt: now,
-  })
+  const raw = await enrolTotp(adapter, USER.id, [SECRET])
   const createSession = adapter.createSession.bind(adapter)
   adapter.createSession = (session) => {
     if (switches.createSessionThrows) throw new Error("database down")
