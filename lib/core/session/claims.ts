@@ -59,8 +59,26 @@ export function impersonationOf(token: JWT | null | undefined): { by: string; un
   return { by: claims.imp, until: typeof claims.ie === "number" && Number.isFinite(claims.ie) ? claims.ie : 0 }
 }
 
-/** The user's "signed out everywhere before" watermark key in the store. */
+/**
+ * The user's "signed out everywhere before" watermark key in the store (tokens.md §5: no key holds a raw user id):
+ * `sess-nbf:<h>` with `h = base64url(SHA-256(sub))`. Its value is the time of the sign-out in milliseconds; a JWT whose
+ * session epoch `__gh.se` is below it is refused.
+ *
+ * @example
+ * ```ts
+ * sessionWatermarkKey("u-1") // "sess-nbf:…" (43 characters after the prefix)
+ * ```
+ */
 export function sessionWatermarkKey(userId: string): string {
+  return `sess-nbf:${createHash("sha256").update(userId).digest("base64url")}`
+}
+
+/**
+ * The old form of {@link sessionWatermarkKey}, `sess-nbf:<sub>`, which held the raw user id. Nothing writes it any
+ * more; the door still reads it, so a sign-out everywhere made before the upgrade keeps the user's older sessions ended
+ * for the rest of its TTL (`session.maxAge`). Remove once every deployment has run the new form for `session.maxAge`.
+ */
+export function legacySessionWatermarkKey(userId: string): string {
   return `sess-nbf:${userId}`
 }
 

@@ -1,7 +1,7 @@
 /**
  * Session management (users see and end their sessions): public session ids, listing, revoking one, the others or
  * all, admin revocation of a user, and freshness. Database sessions are rows; JWT sessions are revoked through the
- * user's watermark `sess-nbf:<userId>` in the key-value store, compared with each token's session epoch.
+ * user's watermark `sess-nbf:<h(userId)>` in the key-value store, compared with each token's session epoch.
  */
 import { revokeTrust } from "./two-factor/trust"
 import { createHash } from "node:crypto"

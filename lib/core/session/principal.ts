@@ -10,7 +10,14 @@ import { AdapterError, JWTSessionError, SessionTokenError } from "../../errors"
 import { adapterError } from "../kernel/config/adapter"
 import { readSessionCookie, type StoredSessionCookie } from "../../cookie-header"
 import type { JWT } from "../kernel/types"
-import { claimsOf, impersonationOf, legacySessionEndKey, sessionEndKey, sessionWatermarkKey } from "./claims"
+import {
+  claimsOf,
+  impersonationOf,
+  legacySessionEndKey,
+  legacySessionWatermarkKey,
+  sessionEndKey,
+  sessionWatermarkKey,
+} from "./claims"
 import { store } from "../kernel/config/stores"
 import { decode as builtinDecode } from "../../jwt"
 import { decodeOrThrow } from "../../jwt/decode"
@@ -157,9 +164,9 @@ async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
 /**
  * Whether the session of this token was ended elsewhere, in one store round trip: `revoked` when the user signed out
  * everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs existed, is below the
- * `sess-nbf:<sub>` watermark) or this one session was ended (`sess-end:<h(sub|se)>`, or the old `sess-end:<sub>:<se>`);
- * `backchannel` when its OP ended it (a `sid` marker, or a `sub` watermark at or after its auth time). A store failure
- * is logged and comes back coded as `error`.
+ * `sess-nbf:<h(sub)>` watermark, or the old `sess-nbf:<sub>`) or this one session was ended (`sess-end:<h(sub|se)>`,
+ * or the old `sess-end:<sub>:<se>`); `backchannel` when its OP ended it (a `sid` marker, or a `sub` watermark at or
+ * after its auth time). A store failure is logged and comes back coded as `error`.
  */
 async function endedElsewhere(
   ctx: SessionContext,
@@ -176,15 +183,23 @@ async function endedElsewhere(
     return { error: coded }
   }
   if (own > 0) {
-    const watermark = values[0] ?? null
-    if (watermark !== null && (typeof epoch === "number" ? epoch : 0) < Number(watermark)) return { reason: "revoked" }
-    for (let i = 1; i < own; i++) if (values[i] !== null && values[i] !== undefined) return { reason: "revoked" }
+    const since = typeof epoch === "number" ? epoch : 0
+    for (let i = 0; i < WATERMARKS; i++) {
+      const watermark = values[i] ?? null
+      if (watermark !== null && since < Number(watermark)) return { reason: "revoked" }
+    }
+    for (let i = WATERMARKS; i < own; i++) {
+      if (values[i] !== null && values[i] !== undefined) return { reason: "revoked" }
+    }
   }
   return idp && endedByMarkers(idp, values.slice(own)) ? { reason: "backchannel" } : {}
 }
 
+/** How many of a token's own marks are watermarks: the form of {@link sessionWatermarkKey} and the old one, first. */
+const WATERMARKS = 2
+
 interface MarkerKeys {
-  /** How many of `all` are the user's own marks (watermark, end mark in its form and the old one). */
+  /** How many of `all` are the user's own marks (the watermarks, then the end mark in its form and the old one). */
   own: number
   all: readonly string[]
   idp: ReturnType<typeof idpOfToken>
@@ -193,7 +208,7 @@ interface MarkerKeys {
 
 /**
  * The store keys that say whether a token's session was ended elsewhere. Kept per decoded payload: the session cache
- * hands the same payload object to every read of the same cookie, so the end mark's hash is not computed per request.
+ * hands the same payload object to every read of the same cookie, so the marks' hashes are not computed per request.
  */
 const markerKeys = new WeakMap<JWT, MarkerKeys>()
 
@@ -203,8 +218,8 @@ function markerKeysOf(token: JWT): MarkerKeys {
   const sub = typeof token.sub === "string" && token.sub !== "" ? token.sub : undefined
   const epoch = claimsOf(token)?.se
   const idp = idpOfToken(token)
-  const own = sub === undefined ? [] : [sessionWatermarkKey(sub)]
-  // The end mark in its form and in the old one (marks written before the upgrade live out their TTL).
+  // Each mark in its form and in the old one (marks written before the upgrade live out their TTL).
+  const own = sub === undefined ? [] : [sessionWatermarkKey(sub), legacySessionWatermarkKey(sub)]
   if (sub !== undefined && typeof epoch === "number") {
     own.push(sessionEndKey(sub, epoch), legacySessionEndKey(sub, epoch))
   }

@@ -1,6 +1,6 @@
 /**
  * Ending sessions for someone other than the request (server code, an admin, a ban, a deletion): the rows, the JWT
- * watermark `sess-nbf:<userId>`, and the audit event of each revocation (`session.revoked`, accounts.md 4.2).
+ * watermark `sess-nbf:<h(userId)>`, and the audit event of each revocation (`session.revoked`, accounts.md 4.2).
  */
 import type { AdapterSession, AdapterUser } from "../../storage/adapter"
 import { MissingAdapterMethods } from "../../errors"
