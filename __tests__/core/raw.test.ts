@@ -1,5 +1,7 @@
 import { Auth, raw, type ResponseInternal } from "../../lib/core"
-import { CredentialsSignin } from "../../lib/errors"
+import { AdapterError, CredentialsSignin } from "../../lib/errors"
+import { CookieJar } from "../../lib/core/kernel/cookies/jar"
+import { withErrorCookies } from "../../lib/core/kernel/response"
 import { credentialsConfig, csrf, makeRequest } from "./helpers"
 
 function internal(result: ResponseInternal | Response): ResponseInternal {
@@ -70,5 +72,29 @@ describe("the raw marker (framework authors)", () => {
     const response = await Auth(makeRequest("/auth/not-an-action"), { ...credentialsConfig(), raw })
     expect(response).toBeInstanceOf(Response)
     expect((response as Response).status).toBe(400)
+  })
+
+  it("an error carrying cookies is a copy (same class, message, code, cause, stack); the original is untouched", () => {
+    const cause = new Error("database down")
+    const error = new AdapterError("The adapter failed", { cause })
+    const jar = new CookieJar()
+    jar.setKeptOnError("kept", "1", { path: "/" })
+    jar.delete("spent", { path: "/" })
+    const thrown = withErrorCookies(error, jar)
+    expect(thrown).not.toBe(error)
+    expect(thrown).toBeInstanceOf(AdapterError)
+    expect([thrown.message, thrown.code, thrown.cause, thrown.stack]).toEqual([
+      error.message,
+      error.code,
+      error.cause,
+      error.stack,
+    ])
+    expect(thrown.cookies?.map((c) => [c.name, c.value])).toEqual([
+      ["kept", "1"],
+      ["spent", ""],
+    ])
+    // One error may be shared by concurrent requests: the cookies of one never ride on it into another.
+    expect("cookies" in error).toBe(false)
+    expect(withErrorCookies(error, new CookieJar())).toBe(error)
   })
 })

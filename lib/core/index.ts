@@ -7,7 +7,7 @@ export { raw, skipCSRFCheck, customFetch } from "../symbols"
 export { setEnvDefaults } from "./kernel/config/env"
 export { createActionURL } from "./kernel/action-url"
 export { isAuthAction, type AuthAction } from "./kernel/routes"
-export type { ResponseInternal } from "./kernel/response"
+export type { RawAuthError, ResponseInternal } from "./kernel/response"
 export type {
   Account,
   AuthConfig,

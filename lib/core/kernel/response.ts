@@ -1,4 +1,5 @@
 /** Turns an action's result and the request's cookie jar into a Web `Response` (or the raw internal result). */
+import type { AuthError } from "../../errors"
 import type { CookieJar, OutgoingCookie } from "./cookies/jar"
 
 /** What an action returns; it never builds a Response itself. */
@@ -14,6 +15,31 @@ export interface AuthResult {
 /** The internal result handed to framework authors with the `raw` marker. */
 export interface ResponseInternal extends AuthResult {
   cookies: OutgoingCookie[]
+}
+
+/**
+ * What `Auth()` with the `raw` marker throws: the `AuthError`, with `cookies` when the error answer it stands for
+ * carries some (the deletions, and what is kept on an error, such as a two-factor trust handed back), in the form of
+ * {@link ResponseInternal.cookies}. The framework writes them, as it writes a result's, before it handles the error.
+ */
+export type RawAuthError = AuthError & { cookies?: OutgoingCookie[] }
+
+/**
+ * `error` as raw mode throws it: with the cookies of `jar` (after `discardSets`) as `cookies` when there are any, on a
+ * copy of the same class, message, code, cause and stack, since one error object may reach concurrent requests (a
+ * shared rejected promise) and each request's cookies are its own.
+ *
+ * @example
+ * ```ts
+ * throw withErrorCookies(error, jar)
+ * ```
+ */
+export function withErrorCookies(error: AuthError, jar: CookieJar): RawAuthError {
+  const cookies = jar.list()
+  if (cookies.length === 0) return error
+  const copy = Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error)) as RawAuthError
+  copy.cookies = cookies
+  return copy
 }
 
 export const noCacheHeaders = {

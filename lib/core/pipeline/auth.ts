@@ -21,6 +21,7 @@ import {
   serializeResult,
   toInternal,
   toResponse,
+  withErrorCookies,
   type AuthResult,
   type ResponseInternal,
   type SerializedResult,
@@ -141,7 +142,9 @@ export async function pipeline(
       policy.jsonErrors?.includes(authRequest.method) === true ||
       (error instanceof RateLimited && policy.limitedAnswer === "json")
     // On a route that answers scripts, an error with a status is an answer (400 CSRF, 429 rate limit), not a failure.
-    if (config.raw && error instanceof AuthError && !returnRedirect && !(jsonAnswer && status)) throw error
+    if (config.raw && error instanceof AuthError && !returnRedirect && !(jsonAnswer && status)) {
+      throw withErrorCookies(error, jar)
+    }
     if (isServiceUnavailable(error) && isApiClient(authRequest.headers, authRequest.action)) {
       const page = returnRedirect ? await errorRedirect(config, authRequest, error, true).json() : undefined
       const response = serviceUnavailable((page as { url?: string } | undefined)?.url)
@@ -226,8 +229,9 @@ export async function answerWebRequest(
 /**
  * Answers a Web `Request` for one of the auth actions with a Web `Response`. `config` may be a function of the request
  * (resolved per request and cached by the identity of the object it returns). With the `raw` marker a handled action
- * gives the internal result and an `AuthError` is rethrown; a request that cannot be parsed, a config error and an
- * error under `X-Auth-Return-Redirect` still answer a `Response`.
+ * gives the internal result and an `AuthError` is rethrown, carrying the cookies its answer would (`RawAuthError`);
+ * a request that cannot be parsed, a config error and an error under `X-Auth-Return-Redirect` still answer a
+ * `Response`.
  *
  * @example
  * ```ts
