@@ -1,7 +1,9 @@
-import { Auth, raw, type ResponseInternal } from "../../lib/core"
+import { Auth, raw, type RawAuthError, type ResponseInternal } from "../../lib/core"
 import { AdapterError, CredentialsSignin } from "../../lib/errors"
 import { CookieJar } from "../../lib/core/kernel/cookies/jar"
 import { withErrorCookies } from "../../lib/core/kernel/response"
+import Password from "../../lib/providers/password"
+import { MemoryAdapter } from "../../lib/storage/memory/adapter"
 import { credentialsConfig, csrf, makeRequest } from "./helpers"
 
 function internal(result: ResponseInternal | Response): ResponseInternal {
@@ -96,5 +98,35 @@ describe("the raw marker (framework authors)", () => {
     // One error may be shared by concurrent requests: the cookies of one never ride on it into another.
     expect("cookies" in error).toBe(false)
     expect(withErrorCookies(error, new CookieJar())).toBe(error)
+  })
+
+  // Raw mode rethrows the error to the framework's code, as a server call does: the built-in page that reads the refill
+  // cookie is not what answers, so no address or login name is left in a cookie.
+  it("a rejected form sign-in keeps no refill cookie on the thrown error (credentials and Password)", async () => {
+    const plain = credentialsConfig({
+      adapter: MemoryAdapter(),
+      providers: [
+        ...credentialsConfig().providers,
+        Password({
+          sendVerificationRequest: () => undefined,
+          sendPasswordReset: () => undefined,
+          sendAccountExists: () => undefined,
+          scrypt: { ln: 12, r: 8, p: 1 },
+        }),
+      ],
+    })
+    for (const [path, fields] of [
+      ["/auth/callback/credentials", { username: "ada", password: "x" }],
+      ["/auth/callback/password", { email: "ada@example.test", password: "not the password" }],
+    ] as const) {
+      const { token, cookies } = await csrf(plain)
+      const form = makeRequest(path, { cookies, body: { csrfToken: token, ...fields } })
+      const error = (await Auth(form, { ...plain, raw }).catch((e: unknown) => e)) as RawAuthError
+      expect(error).toBeInstanceOf(CredentialsSignin)
+      expect(error.cookies?.map((c) => c.name) ?? []).not.toContainEqual(expect.stringMatching(/credentials-refill$/))
+      // The same form without the marker answers the built-in page, which the cookie refills.
+      const page = await Auth(makeRequest(path, { cookies, body: { csrfToken: token, ...fields } }), plain)
+      expect(page.headers.getSetCookie()).toContainEqual(expect.stringMatching(/credentials-refill=[^;]/))
+    }
   })
 })

@@ -44,8 +44,9 @@ function refillable(provider: Pick<CredentialsConfig, "credentials">, body: Reco
  * and never shows the built-in form, so nothing is kept for it.
  */
 function showsBuiltInForm(ctx: RequestContext): boolean {
-  // A server call's error goes to the app's code, which answers: never the built-in page.
-  if (ctx.config.pages.signIn || ctx.trusted === true) return false
+  // A server call's error goes to the app's code, which answers: never the built-in page. So does an error that
+  // raw mode rethrows to the framework (every `AuthError` here, since `X-Auth-Return-Redirect` already returned false).
+  if (ctx.config.pages.signIn || ctx.trusted === true || ctx.config.raw) return false
   const { headers } = ctx.request
   if (headers.has("X-Auth-Return-Redirect")) return false
   const mode = headers.get("sec-fetch-mode")

@@ -23,10 +23,11 @@ import { passwordAccountOf } from "./signup"
 async function rememberAddress(ctx: RequestContext, email: string | null): Promise<void> {
   const type = (ctx.request.headers.get("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase()
   const mode = ctx.request.headers.get("sec-fetch-mode")
-  // A server call's error goes to the app's code, which answers: never the built-in page.
+  // A server call's error goes to the app's code, which answers: never the built-in page; so does raw mode's.
   const builtIn =
     !ctx.config.pages.signIn &&
     ctx.trusted !== true &&
+    !ctx.config.raw &&
     !ctx.request.headers.has("X-Auth-Return-Redirect") &&
     (mode === null || mode === "navigate") &&
     type === "application/x-www-form-urlencoded"
