@@ -17,7 +17,7 @@ import { claimsOf } from "../../session/claims"
 import { sessionContext } from "../../session/context"
 import { publicSessionId } from "../../session/manage"
 import { currentPrincipal } from "../../session/principal"
-import { requireSubject } from "../../session/subject"
+import { subjectForChange } from "../../session/subject"
 import type { Principal } from "../../session/types"
 import { oauthFlowContext } from "./flow-context"
 import { storedAccount } from "./link-account"
@@ -66,7 +66,7 @@ export async function startLink(ctx: RequestContext, providerId: unknown, redire
   if (!provider || (provider.type !== "oauth" && provider.type !== "oidc")) {
     throw new InvalidProvider("Not an OAuth or OpenID Connect provider", { status: 400 })
   }
-  const subject = await requireSubject(sessionContext(ctx), { mutating: true, fresh: true })
+  const subject = await subjectForChange(sessionContext(ctx))
   await limitIdentifierOf(ctx.config, "account-link", subject.userId)
   const oauth = provider as ResolvedOAuthProvider
   const url = await startOAuthSignIn(oauthFlowContext(ctx, oauth))
