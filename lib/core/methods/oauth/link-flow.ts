@@ -14,6 +14,7 @@ import type { RequestContext } from "../../kernel/context"
 import type { AuthResult } from "../../kernel/response"
 import type { Account } from "../../kernel/types"
 import { claimsOf } from "../../session/claims"
+import { principalForChange } from "../../session/for-change"
 import { sessionContext } from "../../session/context"
 import { publicSessionId } from "../../session/manage"
 import { currentPrincipal } from "../../session/principal"
@@ -145,6 +146,8 @@ export async function finishLink(
   const owner = await adapter.getUserByAccount(key)
   if (owner && owner.id === claims.userId) return { redirect: withQuery(target, "linked", provider.id) }
   if (owner) return fail("AccountAlreadyLinked")
+  // The session is the one that started the link (through `subjectForChange`); a link is a change all the same.
+  await principalForChange(sctx)
   const user = await adapter.getUser(claims.userId)
   if (!user) return fail("SessionRequired")
   const stored: AdapterAccount = storedAccount(provider, account, user.id)
