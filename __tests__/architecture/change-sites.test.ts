@@ -54,7 +54,8 @@ let program: ts.Program | undefined
 const programOfLib = () => (program ??= programOf(sourceFiles(LIB)))
 
 describe("one refusal of impersonation for every change", () => {
-  const sites = () => changeSites(programOfLib(), LIB, join(LIB, "core/methods"), RULE)
+  const all = () => changeSites(programOfLib(), LIB, join(LIB, "core/methods"), RULE)
+  const sites = () => all().filter((s) => s.writers.length > 0)
 
   it("the walker sees the changing sites (control)", () => {
     const found = sites()
@@ -88,6 +89,19 @@ describe("one refusal of impersonation for every change", () => {
       const found = bySite.get(site)
       expect([site, found?.readsDoor, found?.usesAccessor]).toEqual([site, true, false])
     }
+  })
+
+  it("the calls that mint a credential or ask for a passkey to be added go through the accessor too", () => {
+    // They write no user row, so the rule above cannot find them: an access token, a native app's code and passkey
+    // registration options would all act for the user without carrying the impersonation (accounts.md §3.5).
+    const bySite = new Map(all().map((s) => [s.site, s.usesAccessor]))
+    const minting = [
+      "core/methods/native/confirm.ts#allow",
+      "core/methods/native/confirm.ts#nativeAction",
+      "core/methods/tokens/issue.ts#issueAccessToken",
+      "core/methods/webauthn/options.ts#webAuthnOptionsAction",
+    ]
+    expect(minting.map((site) => [site, bySite.get(site)])).toEqual(minting.map((site) => [site, true]))
   })
 
   it("no room outside core/session/ refuses impersonation itself", () => {

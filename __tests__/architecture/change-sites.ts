@@ -75,9 +75,9 @@ function symbolsOf(program: ts.Program, checker: ts.TypeChecker, named: Named[])
 }
 
 /**
- * Every top-level function of the files under `folder` (absolute) that names an adapter writer (`x.linkAccount`,
- * `need(x.updateAuthenticator, …)`, `const { updateUser } = x`) itself or through the folder's functions it refers
- * to, with whether it also reaches a door reader and an accessor.
+ * Every top-level function of the files under `folder` (absolute), with the adapter writers it names (`x.linkAccount`,
+ * `need(x.updateAuthenticator, …)`, `const { updateUser } = x`) and whether it reaches a door reader and an accessor,
+ * itself or through the folder's functions it refers to.
  *
  * @example
  * ```ts
@@ -150,6 +150,5 @@ export function changeSites(
         usesAccessor: facts.accessor,
       }
     })
-    .filter((site) => site.writers.length > 0)
     .sort((a, b) => a.site.localeCompare(b.site))
 }
