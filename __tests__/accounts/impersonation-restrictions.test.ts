@@ -94,13 +94,20 @@ describe.each(["jwt", "database"] as const)("while impersonating (%s sessions)",
         .set("Cookie", cookieHeader(cookies))
     await settle()
     h.events.length = 0
-    // The routes of a browser answer with the error page.
-    const refusedAt = `${RP_ORIGIN}/auth/error?error=ImpersonationRestricted`
+    // The options are fetched by the page's script: a JSON refusal it can read, not a redirect to the error page.
     for (const query of ["?action=register", ""]) {
       const refused = await options(jar, query)
-      expect([query, refused.status, refused.headers.location]).toEqual([query, 302, refusedAt])
+      expect([query, refused.status, refused.headers.location, refused.body]).toEqual([
+        query,
+        403,
+        undefined,
+        { error: "ImpersonationRestricted" },
+      ])
+      expect(refused.headers["content-type"]).toMatch(/^application\/json/)
       expect(refused.headers["set-cookie"]).toBeUndefined()
     }
+    // The callback is a form post of the browser: it answers with the error page.
+    const refusedAt = `${RP_ORIGIN}/auth/error?error=ImpersonationRestricted`
 
     // The challenge bob's own browser was given, carried by the impersonating browser to the callback.
     const own = await options(bob, "?action=register")

@@ -3,6 +3,7 @@
  * provider types, how errors are answered). Data only, so request parsing and the Express mount can read it without
  * importing the actions; `router.ts` pairs each row with its handler and enforces the policy.
  */
+import type { ErrorType } from "../../error-codes"
 import type { ProviderType } from "../../models"
 import type { RateLimitRuleName } from "./types"
 
@@ -54,8 +55,11 @@ export interface RoutePolicy {
     readonly segments?: readonly string[]
     readonly rules: readonly RateLimitRuleName[]
   }>
-  /** `"json"`: a `RateLimited` refusal answers 429 `{"error":"RateLimited"}` even though other errors show a page. */
-  readonly limitedAnswer?: "json"
+  /**
+   * Refusals a script calling the route reads, answered `{"error": "<type>"}` with the error's status (`RateLimited`:
+   * 429 with `Retry-After`) even though other errors show a page.
+   */
+  readonly jsonRefusals?: readonly ErrorType[]
   /**
    * The largest body this action reads, in bytes: a larger one (by its `Content-Length`, or counted as it streams in)
    * is not read any further, and the handler sees it as too large. Absent: the general limits apply.
@@ -132,7 +136,8 @@ export const routes = {
     provider: "required",
     providerTypes: { webauthn: { methods: ["GET"], csrf: "none" } },
     rateLimits: [{ methods: ["GET"], rules: ["webauthn-options"] }],
-    limitedAnswer: "json",
+    // Fetched by the page's script: a refusal it can read (a configuration error still shows the error page).
+    jsonRefusals: ["RateLimited", "ImpersonationRestricted"],
   },
   // Gatehouse's own passkey management (`features.passkeyRoutes`): GET the list, POST /rename and /delete.
   passkeys: {

@@ -138,9 +138,8 @@ export async function pipeline(
     if (tokenAnswer) return tokenSignInError(error)
     const status = error instanceof AuthError ? error.status : undefined
     const policy = policyOf(authRequest.action)
-    const jsonAnswer =
-      policy.jsonErrors?.includes(authRequest.method) === true ||
-      (error instanceof RateLimited && policy.limitedAnswer === "json")
+    const refusal = error instanceof AuthError && policy.jsonRefusals?.includes(error.type) === true
+    const jsonAnswer = policy.jsonErrors?.includes(authRequest.method) === true || refusal
     // On a route that answers scripts, an error with a status is an answer (400 CSRF, 429 rate limit), not a failure.
     if (config.raw && error instanceof AuthError && !returnRedirect && !(jsonAnswer && status)) {
       throw withErrorCookies(error, jar)
@@ -157,7 +156,7 @@ export async function pipeline(
     const response =
       (await passwordErrorAnswer(config, authRequest, error, returnRedirect)) ??
       (jsonAnswer
-        ? jsonError(policy.jsonErrorBody, error, status)
+        ? jsonError(refusal ? "type" : policy.jsonErrorBody, error, status)
         : malformed
           ? json(400, { error: error.type })
           : errorRedirect(config, authRequest, error, returnRedirect))

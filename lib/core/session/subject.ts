@@ -1,16 +1,17 @@
 /**
  * Who an account or admin call acts for: the session's principal (through the one door), its user as stored, and
- * the checks every mutating call runs (fresh session, no impersonation).
+ * the checks every mutating call runs (fresh session, no impersonation: through `principalForChange`).
  */
-import { ImpersonationRestricted, InvalidConfig, SessionNotFresh, SessionRequired } from "../../errors"
+import { InvalidConfig, SessionNotFresh, SessionRequired } from "../../errors"
 import type { AdapterUser } from "../../storage/adapter"
 import type { DirectoryStore } from "../kernel/accounts/types"
 import type { ResolvedConfig } from "../kernel/config/types"
+import { principalForChange } from "./for-change"
 import { isSessionFresh } from "./manage"
 import { currentPrincipal, impersonatorOf } from "./principal"
 
 export { impersonatorOf }
-import type { Principal, SessionContext } from "./types"
+import type { Principal, PrincipalResult, SessionContext } from "./types"
 
 /** The signed-in subject of a call. */
 export interface Subject {
@@ -34,43 +35,39 @@ export function directory(config: ResolvedConfig): DirectoryStore {
 }
 
 /**
- * `ImpersonationRestricted` when the request's session is an impersonation session: it may read, but not change
- * credentials, identity or tokens (accounts.md §3.5). Nothing for any other request.
+ * The subject of the request, for a call that reads (the admin guard decides on impersonation itself), or
+ * `SessionRequired`.
  *
  * @example
  * ```ts
- * await refuseImpersonation(ctx)
+ * const { userId, impersonatedBy } = await requireSubject(ctx)
  * ```
  */
-export async function refuseImpersonation(ctx: SessionContext): Promise<void> {
-  const door = await currentPrincipal(ctx)
-  if (door.ok && impersonatorOf(door.principal) !== undefined) {
-    throw new ImpersonationRestricted("An impersonation session cannot change the account")
-  }
+export async function requireSubject(ctx: SessionContext): Promise<Subject> {
+  return subjectOf(ctx, await currentPrincipal(ctx), false)
 }
 
 /**
- * The subject of the request, or `SessionRequired`. With `mutating`, an impersonation session is refused
- * (`ImpersonationRestricted`); with `fresh`, a session older than `session.freshAge` (`SessionNotFresh`).
+ * The subject of a call that changes the account, through {@link principalForChange}: `SessionRequired` without a
+ * session, `ImpersonationRestricted` for an impersonation session, and `SessionNotFresh` for a session older than
+ * `session.freshAge`.
  *
  * @example
  * ```ts
- * const { userId, user } = await requireSubject(ctx, { mutating: true, fresh: true })
+ * const { userId, user } = await subjectForChange(ctx)
  * ```
  */
-export async function requireSubject(
-  ctx: SessionContext,
-  options: { mutating?: boolean; fresh?: boolean } = {},
-): Promise<Subject> {
-  const door = await currentPrincipal(ctx)
+export async function subjectForChange(ctx: SessionContext): Promise<Subject> {
+  return subjectOf(ctx, await principalForChange(ctx), true)
+}
+
+/** The subject of a door's answer (its user as stored), or `SessionRequired`; with `fresh`, `SessionNotFresh` too. */
+async function subjectOf(ctx: SessionContext, door: PrincipalResult, fresh: boolean): Promise<Subject> {
   if (!door.ok || door.principal.userId === undefined) throw new SessionRequired("Sign in first")
   const { principal } = door
   const userId = principal.userId as string
   const impersonatedBy = impersonatorOf(principal)
-  if (options.mutating && impersonatedBy !== undefined) {
-    throw new ImpersonationRestricted("An impersonation session cannot change the account")
-  }
-  if (options.fresh && !(await isSessionFresh(ctx))) {
+  if (fresh && !(await isSessionFresh(ctx))) {
     throw new SessionNotFresh("Sign in again to do this", { cause: { freshAge: ctx.config.session.freshAge } })
   }
   const user = principal.strategy === "database" ? principal.user : await directory(ctx.config).getUser(userId)

@@ -3,11 +3,12 @@
  * is `SessionRequired`; an impersonation session `ImpersonationRestricted`; anyone else who is not an admin (or is
  * banned) `AdminRequired`. Both refusals are audited as `admin.denied` before any lookup of other users.
  */
-import { AdminRequired, ImpersonationRestricted, InvalidConfig } from "../../../errors"
+import { AdminRequired, InvalidConfig } from "../../../errors"
 import type { AdapterUser } from "../../../storage/adapter"
 import { recordAudit } from "../../kernel/audit"
 import type { SessionContext } from "../../session/types"
 import { limitIdentifierOf } from "../../kernel/rate-limit/by-user"
+import { principalForChange } from "../../session/for-change"
 import { directory, requireSubject } from "../../session/subject"
 import { isBanned } from "../../session/ban"
 
@@ -38,10 +39,9 @@ export async function requireAdmin(ctx: SessionContext, operation: string): Prom
       reason,
       details: { operation },
     })
-  if (subject.impersonatedBy !== undefined) {
-    await deny("ImpersonationRestricted")
-    throw new ImpersonationRestricted("An impersonation session is never an admin")
-  }
+  // Audited first, then refused by the one refusal of changing calls: an admin call changes other users.
+  if (subject.impersonatedBy !== undefined) await deny("ImpersonationRestricted")
+  await principalForChange(ctx, "An impersonation session is never an admin")
   const admin = await directory(config).getUser(subject.userId)
   if (!admin || isBanned(admin) || !(await options.isAdmin(admin))) {
     await deny("AdminRequired")

@@ -11,7 +11,7 @@ import { currentPrincipal, forgetPrincipal } from "../../session/principal"
 import type { SessionContext } from "../../session/types"
 import { limitIdentifierOf } from "../../kernel/rate-limit/by-user"
 import { hashLinkToken, newLinkToken, sendAccountEmail, userIdOfLinkToken } from "./mail"
-import { requireSubject } from "../../session/subject"
+import { subjectForChange } from "../../session/subject"
 
 const recordKey = (userId: string) => `acct-delete:${userId}`
 
@@ -54,7 +54,7 @@ export async function deleteAccount(
   input: { origin: string; redirectTo?: string },
 ): Promise<{ deleted: true } | { pending: true }> {
   const { config } = ctx
-  const subject = await requireSubject(ctx, { mutating: true, fresh: true })
+  const subject = await subjectForChange(ctx)
   const options = config.accounts.account
   const user = subject.user
   if (options?.deleteConfirmation === "email" && user?.email) {

@@ -11,7 +11,7 @@ import { revokeUserSessions } from "../../session/manage"
 import type { SessionContext } from "../../session/types"
 import { hashLinkToken, maskEmail, newLinkToken, sendAccountEmail, userIdOfLinkToken } from "./mail"
 import { keepOnlyCurrentSession } from "./sessions"
-import { directory, requireSubject } from "../../session/subject"
+import { directory, subjectForChange } from "../../session/subject"
 
 /** The pending change of one user, under `acct-email:<userId>`. */
 interface EmailChangeRecord {
@@ -78,7 +78,7 @@ export async function changeEmail(
 ): Promise<true> {
   const { config } = ctx
   const options = config.accounts.account
-  const subject = await requireSubject(ctx, { mutating: true, fresh: true })
+  const subject = await subjectForChange(ctx)
   const user = subject.user
   if (!options || !user) throw new InvalidEmail("This account has no stored user", { cause: { reason: "user" } })
   const email = checkNewEmail(input.email, user.email)

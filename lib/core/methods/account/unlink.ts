@@ -3,7 +3,7 @@ import { InvalidRequest, LastCredential, NotFound } from "../../../errors"
 import { recordAudit } from "../../kernel/audit"
 import type { SessionContext } from "../../session/types"
 import { overviewOf } from "./overview"
-import { directory, requireSubject } from "../../session/subject"
+import { directory, subjectForChange } from "../../session/subject"
 
 /** A required id field: a string of 1–255 characters, else `InvalidRequest`. */
 export function idField(name: string, value: unknown): string {
@@ -24,7 +24,7 @@ export function idField(name: string, value: unknown): string {
  */
 export async function unlinkAccount(ctx: SessionContext, provider: unknown, providerAccountId: unknown): Promise<true> {
   const { config } = ctx
-  const subject = await requireSubject(ctx, { mutating: true, fresh: true })
+  const subject = await subjectForChange(ctx)
   const providerId = idField("provider", provider)
   const accountId = idField("providerAccountId", providerAccountId)
   const store = directory(config)

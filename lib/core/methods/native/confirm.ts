@@ -2,7 +2,6 @@
  * `GET`/`POST <base>/native` (tokens.md T2.3, T2.5): the confirm page against silent issuance, then the one-time code
  * back to the app. The browser session is read through the one door (cookies only: a bearer never confirms).
  */
-import { ImpersonationRestricted } from "../../../errors"
 import { createHash, randomBytes } from "node:crypto"
 import type { RequestContext } from "../../kernel/context"
 import { checkSealer } from "../../kernel/checks"
@@ -11,7 +10,8 @@ import { pageHeaders } from "../../kernel/pages"
 import { escapeHtml } from "../../kernel/pages/escape"
 import { csrfInput, renderDocument } from "../../kernel/pages/layout"
 import { sessionContext } from "../../session/context"
-import { currentPrincipal, impersonatorOf, signedInUser } from "../../session/principal"
+import { principalForChange } from "../../session/for-change"
+import { signedInUser } from "../../session/principal"
 import { appRedirect, openContext, type NativeContext } from "./context"
 import { nativeRefusalHeaders } from "./start"
 
@@ -30,6 +30,9 @@ export const codeBinding = { purpose: "nativeCode" as const, provider: "gatehous
 
 /** `base64url(SHA-256(code))`: the only form in which a code is stored. */
 export const codeHash = (code: string) => createHash("sha256").update(code).digest("base64url")
+
+/** The refusal an impersonation session gets here. */
+const APP_REFUSED = "An impersonation session cannot sign in an app"
 
 const refusal = (ctx: RequestContext, code: string): AuthResult => ({
   status: 302,
@@ -65,7 +68,7 @@ function confirmPage(ctx: RequestContext, native: NativeContext, who: string, se
 /** Mints a code for the signed-in user and answers the redirect to the app. */
 async function allow(ctx: RequestContext, native: NativeContext): Promise<AuthResult> {
   const slice = sessionContext(ctx)
-  const door = await currentPrincipal(slice)
+  const door = await principalForChange(slice, APP_REFUSED)
   const user = await signedInUser(slice)
   if (!door.ok) return refusal(ctx, "invalid_context")
   const principal = door.principal
@@ -115,15 +118,12 @@ export async function nativeAction(ctx: RequestContext): Promise<AuthResult> {
   const raw = ctx.request.method === "POST" ? ctx.request.body?.ctx : ctx.request.query.ctx
   const native = await openContext(ctx.config, raw)
   if (!native) return refusal(ctx, "invalid_context")
-  const door = await currentPrincipal(sessionContext(ctx))
+  // An app session minted here would carry neither `impersonatedBy` nor the impersonation's cap (accounts.md §3.5).
+  const door = await principalForChange(sessionContext(ctx), APP_REFUSED)
   if (!door.ok) {
     const page = ctx.config.pages.signIn ?? `${ctx.config.basePath}/signin`
     const back = `${ctx.origin}${ctx.config.basePath}/native?ctx=${encodeURIComponent(raw as string)}`
     return { redirect: `${ctx.origin}${page}?${new URLSearchParams({ callbackUrl: back })}` }
-  }
-  // An app session minted here would carry neither `impersonatedBy` nor the impersonation's cap (accounts.md §3.5).
-  if (impersonatorOf(door.principal) !== undefined) {
-    throw new ImpersonationRestricted("An impersonation session cannot sign in an app")
   }
   if (ctx.request.method === "GET") {
     if (!ctx.config.native.confirm) return allow(ctx, native)

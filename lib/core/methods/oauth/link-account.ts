@@ -6,7 +6,7 @@ import { MissingAdapterMethods, OAuthAccountNotLinked } from "../../../errors"
 import type { ResolvedOAuthProvider } from "../../../oauth"
 import type { RequestContext } from "../../kernel/context"
 import { signedInUser } from "../../session/principal"
-import { refuseImpersonation } from "../../session/subject"
+import { principalForChange } from "../../session/for-change"
 import type { Account, Profile, User } from "../../kernel/types"
 import { sessionContext } from "../../session/context"
 import { recordAudit } from "../../kernel/audit"
@@ -62,7 +62,8 @@ export async function linkOrRegister(
   }
 
   if (signedIn) {
-    await refuseImpersonation(sessionContext(ctx))
+    // Linking to the signed-in user changes them: never from an impersonation session.
+    await principalForChange(sessionContext(ctx))
     await link(signedIn)
     await recordAudit(sessionContext(ctx), { type: "account.linked", userId: signedIn.id, provider: provider.id })
     return { user: signedIn, isNewUser: false }

@@ -14,10 +14,11 @@ import type { RequestContext } from "../../kernel/context"
 import type { AuthResult } from "../../kernel/response"
 import type { Account } from "../../kernel/types"
 import { claimsOf } from "../../session/claims"
+import { principalForChange } from "../../session/for-change"
 import { sessionContext } from "../../session/context"
 import { publicSessionId } from "../../session/manage"
 import { currentPrincipal } from "../../session/principal"
-import { requireSubject } from "../../session/subject"
+import { subjectForChange } from "../../session/subject"
 import type { Principal } from "../../session/types"
 import { oauthFlowContext } from "./flow-context"
 import { storedAccount } from "./link-account"
@@ -66,7 +67,7 @@ export async function startLink(ctx: RequestContext, providerId: unknown, redire
   if (!provider || (provider.type !== "oauth" && provider.type !== "oidc")) {
     throw new InvalidProvider("Not an OAuth or OpenID Connect provider", { status: 400 })
   }
-  const subject = await requireSubject(sessionContext(ctx), { mutating: true, fresh: true })
+  const subject = await subjectForChange(sessionContext(ctx))
   await limitIdentifierOf(ctx.config, "account-link", subject.userId)
   const oauth = provider as ResolvedOAuthProvider
   const url = await startOAuthSignIn(oauthFlowContext(ctx, oauth))
@@ -145,6 +146,8 @@ export async function finishLink(
   const owner = await adapter.getUserByAccount(key)
   if (owner && owner.id === claims.userId) return { redirect: withQuery(target, "linked", provider.id) }
   if (owner) return fail("AccountAlreadyLinked")
+  // The session is the one that started the link (through `subjectForChange`); a link is a change all the same.
+  await principalForChange(sctx)
   const user = await adapter.getUser(claims.userId)
   if (!user) return fail("SessionRequired")
   const stored: AdapterAccount = storedAccount(provider, account, user.id)

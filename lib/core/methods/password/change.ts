@@ -21,8 +21,7 @@ import type { AuthResult } from "../../kernel/response"
 import { reissuedTokenHeaders } from "../../session/session-route"
 import { sessionContext } from "../../session/context"
 import { isSessionFresh, revokeOtherSessions } from "../../session/manage"
-import { currentPrincipal } from "../../session/principal"
-import { refuseImpersonation } from "../../session/subject"
+import { principalForChange } from "../../session/for-change"
 import { okAnswer } from "./answers"
 import { providerOf } from "./common"
 import { hashNew, verifyStored } from "./hashing"
@@ -32,10 +31,9 @@ import { acceptPassword } from "./policy"
 /** The signed-in user of a fresh session, through the one door; `SessionRequired` / `SessionNotFresh` otherwise. */
 async function freshUser(ctx: RequestContext): Promise<AdapterUser> {
   const session = sessionContext(ctx)
-  const door = await currentPrincipal(session)
+  const door = await principalForChange(session)
   const userId = door.ok ? door.principal.userId : undefined
   if (!userId) throw new SessionRequired("Sign in first")
-  await refuseImpersonation(session)
   if (!(await isSessionFresh(session))) {
     throw new SessionNotFresh("Sign in again to change the password", {
       cause: { freshAge: ctx.config.session.freshAge },

@@ -4,11 +4,11 @@
  */
 import { randomBytes } from "node:crypto"
 import { SignJWT } from "jose"
-import { AccessDenied, ImpersonationRestricted, InvalidRequest } from "../../../errors"
+import { AccessDenied, InvalidRequest } from "../../../errors"
 import type { ResolvedAccessTokens } from "../../kernel/config/access-tokens"
 import type { ResolvedConfig } from "../../kernel/config/types"
 import { withoutReserved } from "../../session/idp"
-import { currentPrincipal, impersonatorOf } from "../../session/principal"
+import { principalForChange } from "../../session/for-change"
 import type { SessionContext } from "../../session/types"
 import { liveKeys, signingKeyOf } from "./keys"
 
@@ -68,13 +68,10 @@ export async function issueAccessToken(
   const { config } = ctx
   const options = config.accessTokens!
   const { audience, scope } = grant(options, input)
-  const door = await currentPrincipal(ctx)
+  // A token minted here would carry neither `impersonatedBy` nor the impersonation's cap (accounts.md §3.5).
+  const door = await principalForChange(ctx, "An impersonation session cannot get access tokens")
   if (!door.ok) return null
   const { principal } = door
-  // A token minted here would carry neither `impersonatedBy` nor the impersonation's cap (accounts.md §3.5).
-  if (impersonatorOf(principal) !== undefined) {
-    throw new ImpersonationRestricted("An impersonation session cannot get access tokens")
-  }
   const userId = principal.userId
   if (userId === undefined) return null
   let extra: Record<string, unknown> = {}

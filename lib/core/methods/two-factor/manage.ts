@@ -15,9 +15,9 @@ import { recordAudit } from "../../kernel/audit"
 import type { ResolvedTwoFactor } from "../../kernel/config/two-factor"
 import { isSessionFresh, revokeOtherSessions } from "../../session/manage"
 import { currentPrincipal } from "../../session/principal"
-import { refuseImpersonation } from "../../session/subject"
+import { principalForChange } from "../../session/for-change"
 import { revokeTrust } from "../../session/two-factor/trust"
-import type { SessionContext } from "../../session/types"
+import type { PrincipalResult, SessionContext } from "../../session/types"
 import { newBackupCodes } from "./backup-codes"
 import { qrSvg } from "./qr"
 import { TWO_FACTOR_SCOPE } from "./route"
@@ -57,7 +57,11 @@ function configured(ctx: SessionContext): ResolvedTwoFactor {
 
 /** The signed-in user (id, email, name) through the one door, or `null`. */
 async function who(ctx: SessionContext): Promise<Who | null> {
-  const door = await currentPrincipal(ctx)
+  return whoOf(await currentPrincipal(ctx))
+}
+
+/** The user (id, email, name) of a door's answer, or `null`. */
+function whoOf(door: PrincipalResult): Who | null {
   if (!door.ok) return null
   const { principal } = door
   if (principal.strategy === "database") return principal.user
@@ -73,9 +77,8 @@ async function who(ctx: SessionContext): Promise<Who | null> {
 /** Configured, signed in and (for changes) fresh; in that order. */
 async function changing(ctx: SessionContext): Promise<{ twoFactor: ResolvedTwoFactor; user: Who }> {
   const twoFactor = configured(ctx)
-  const user = await who(ctx)
+  const user = whoOf(await principalForChange(ctx))
   if (!user) throw new SessionRequired("A signed-in user is required")
-  await refuseImpersonation(ctx)
   if (!(await isSessionFresh(ctx))) throw new SessionNotFresh("Sign in again to change two-factor settings")
   return { twoFactor, user }
 }

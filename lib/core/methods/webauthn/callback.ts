@@ -3,7 +3,7 @@
  * attestation against a single-use challenge and signs the user in (B.1 verification and registration orders).
  */
 import { sessionContext } from "../../session/context"
-import { refuseImpersonation } from "../../session/subject"
+import { userForChange } from "../../session/for-change"
 import { store } from "../../kernel/config/stores"
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server"
 import type { AdapterUser } from "../../../storage/adapter"
@@ -128,10 +128,10 @@ async function register(ctx: RequestContext, provider: ResolvedWebAuthnProvider)
   if (!verified.verified) throw verificationFailed(provider.id, "attestation did not verify")
 
   // The user is the one the options were issued for: still signed in as them, or (sign-up) still unknown.
-  const signedIn = await currentUser(ctx)
+  // Adding a passkey to an existing account is a change: never by an impersonation session.
+  const signedIn = registerData.exists ? await userForChange(sessionContext(ctx)) : await currentUser(ctx)
   let user: AdapterUser | null = null
   if (registerData.exists) {
-    await refuseImpersonation(sessionContext(ctx))
     user = signedIn?.id === registerData.id ? signedIn : null
     if (!user)
       throw new AccountNotLinked("Sign in as the account to add a passkey to", { cause: { provider: provider.id } })

@@ -9,7 +9,7 @@ import type { AdapterAuthenticator, AdapterUser } from "../../../storage/adapter
 import { InvalidRequest, LastCredential, NotFound, SessionNotFresh } from "../../../errors"
 import { isSessionFresh } from "../../session/manage"
 import { signedInUser } from "../../session/principal"
-import { refuseImpersonation } from "../../session/subject"
+import { userForChange } from "../../session/for-change"
 import type { SessionContext } from "../../session/types"
 import { findAuthenticator, toBase64Url } from "../../../webauthn/encoding"
 
@@ -45,6 +45,12 @@ async function signedIn(ctx: SessionContext): Promise<AdapterUser | null> {
   return signedInUser(ctx)
 }
 
+/** The signed-in user about to change a passkey (never an impersonation session); else as {@link signedIn}. */
+async function changer(ctx: SessionContext): Promise<AdapterUser | null> {
+  const user = await userForChange(ctx)
+  return ctx.config.stores.webauthn ? user : null
+}
+
 /** The credential `id` (base64url, as listed) if the user owns it; else `NotFound`, the same for missing and foreign. */
 async function owned(ctx: SessionContext, user: AdapterUser | null, id: unknown): Promise<AdapterAuthenticator> {
   const adapter = store(ctx.config, "webauthn")
@@ -78,8 +84,7 @@ export async function listPasskeys(ctx: SessionContext): Promise<PasskeyInfo[] |
  * ```
  */
 export async function renamePasskey(ctx: SessionContext, id: unknown, name: unknown): Promise<PasskeyInfo> {
-  await refuseImpersonation(ctx)
-  const stored = await owned(ctx, await signedIn(ctx), id)
+  const stored = await owned(ctx, await changer(ctx), id)
   const trimmed = typeof name === "string" ? name.trim() : ""
   if (trimmed.length < 1 || [...trimmed].length > 64) {
     throw new InvalidRequest("A passkey name is 1 to 64 characters", { cause: { length: trimmed.length } })
@@ -103,8 +108,7 @@ export async function renamePasskey(ctx: SessionContext, id: unknown, name: unkn
  */
 export async function deletePasskey(ctx: SessionContext, id: unknown): Promise<void> {
   const { config } = ctx
-  await refuseImpersonation(ctx)
-  const user = await signedIn(ctx)
+  const user = await changer(ctx)
   const stored = await owned(ctx, user, id)
   // The one freshness rule (the sign-in time the session records), as every other sensitive change uses.
   if (!user || !(await isSessionFresh(ctx))) {

@@ -1,6 +1,6 @@
 /** GET <base>/webauthn-options/:provider?action=register|authenticate&email= (Auth.js decision table, B.1). */
 import { sessionContext } from "../../session/context"
-import { refuseImpersonation } from "../../session/subject"
+import { userForChange } from "../../session/for-change"
 import { store } from "../../kernel/config/stores"
 import { InvalidProvider, MissingAdapter } from "../../../errors"
 import type { RequestContext } from "../../kernel/context"
@@ -40,9 +40,8 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<AuthRe
   if (requested !== undefined && requested !== "register" && requested !== "authenticate") {
     return badRequest("Invalid action")
   }
-  const signedIn = await currentUser(ctx)
-  // A signed-in user asks only to add a passkey: not from an impersonation session.
-  if (signedIn && requested !== "authenticate") await refuseImpersonation(sessionContext(ctx))
+  // Anything but an authentication is asked to add a passkey: never by an impersonation session.
+  const signedIn = requested === "authenticate" ? await currentUser(ctx) : await userForChange(sessionContext(ctx))
   let info = signedIn ? { user: signedIn, exists: true } : await userInfo(ctx, provider)
   // A provider that never says which credentials an address has (`passkey`) does not say whether it has an account
   // either: a registration for a known address, asked by nobody signed in, gets the answer (and the work) an unknown
