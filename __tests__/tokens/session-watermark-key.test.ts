@@ -63,3 +63,18 @@ describe("the sess-nbf watermark of a user", () => {
     expect(reads[2]![0]).toBe(reads[1]![0])
   })
 })
+
+describe("a user id longer than a store key", () => {
+  // The old forms (`sess-nbf:<sub>`, `sess-end:<sub>:<se>`) of such an id exceed the store's key limit: they were never
+  // written, and asking for them made every read of the user's sessions fail.
+  const longId = "u".repeat(600)
+
+  it("reads its sessions, and sign-out everywhere still ends them", async () => {
+    const h = harness({ session: { strategy: "jwt" } })
+    await h.addUser({ id: longId, email: "long@example.com" })
+    const jar = await h.signIn(longId)
+    expect((await read(h, jar)).body).toMatchObject({ user: { email: "long@example.com" } })
+    await h.gatehouse.revokeUserSessions(longId)
+    expect((await read(h, jar)).body).toBeNull()
+  })
+})

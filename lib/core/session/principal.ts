@@ -6,6 +6,7 @@
  * The answer is memoised per request.
  */
 import type { AdapterSession, AdapterUser } from "../../storage/adapter"
+import { MAX_KEY_LENGTH } from "../../storage/kv"
 import { AdapterError, JWTSessionError, SessionTokenError } from "../../errors"
 import { adapterError } from "../kernel/config/adapter"
 import { readSessionCookie, type StoredSessionCookie } from "../../cookie-header"
@@ -218,10 +219,18 @@ function markerKeysOf(token: JWT): MarkerKeys {
   const sub = typeof token.sub === "string" && token.sub !== "" ? token.sub : undefined
   const epoch = claimsOf(token)?.se
   const idp = idpOfToken(token)
-  // Each mark in its form and in the old one (marks written before the upgrade live out their TTL).
-  const own = sub === undefined ? [] : [sessionWatermarkKey(sub), legacySessionWatermarkKey(sub)]
-  if (sub !== undefined && typeof epoch === "number") {
-    own.push(sessionEndKey(sub, epoch), legacySessionEndKey(sub, epoch))
+  // Each mark in its form and in the old one (marks written before the upgrade live out their TTL). An old-form key
+  // longer than a store key may be was never written (the store refused it): its place reads the new form again, so
+  // a long user id does not make every read of its sessions fail.
+  const old = (legacy: string, current: string) => (legacy.length <= MAX_KEY_LENGTH ? legacy : current)
+  const own: string[] = []
+  if (sub !== undefined) {
+    const watermark = sessionWatermarkKey(sub)
+    own.push(watermark, old(legacySessionWatermarkKey(sub), watermark))
+    if (typeof epoch === "number") {
+      const end = sessionEndKey(sub, epoch)
+      own.push(end, old(legacySessionEndKey(sub, epoch), end))
+    }
   }
   // Frozen: a store given the same array on every read cannot change it for the next one.
   const all = Object.freeze([...own, ...(idp ? idpMarkerKeys(idp) : [])])
