@@ -52,15 +52,14 @@ function isAuthenticated(this: object): boolean {
 const OURS = Symbol.for("gatehouse-auth.request-member")
 const prototype = IncomingMessage.prototype as unknown as Record<string, unknown>
 
-function defineOnRequests(name: string, descriptor: PropertyDescriptor & ThisType<object>): boolean {
+function defineOnRequests(name: string, descriptor: PropertyDescriptor & ThisType<object>): void {
   const existing = Object.getOwnPropertyDescriptor(prototype, name)
   const mark = (existing?.value ?? existing?.get) as { [OURS]?: boolean } | undefined
-  if (existing && mark?.[OURS] !== true) return false
+  if (existing && mark?.[OURS] !== true) return
   for (const member of [descriptor.value, descriptor.get, descriptor.set]) {
     if (typeof member === "function") Object.defineProperty(member, OURS, { value: true })
   }
   Object.defineProperty(prototype, name, { ...descriptor, configurable: true, enumerable: false })
-  return true
 }
 
 // The types promise `req.isAuthenticated()` on every request: it answers `false` until Gatehouse has read a session.
