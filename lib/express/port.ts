@@ -2,7 +2,8 @@
 import type { Request, Response as ExpressResponse } from "express"
 import type { PathRouting, ReadOptions, RequestPort, RequestRead, ServerCallResult } from "../core/pipeline/gatehouse"
 import type { ResolvedConfig } from "../core/pipeline/gatehouse"
-import { copyHeaders, readNodeRequest } from "./read-request"
+import { headersOf } from "./node-headers"
+import { readNodeRequest } from "./read-request"
 import { isSecureRequest, originOf } from "./origin"
 import { warnAboutOrigin } from "./origin-warnings"
 import { routedUrl, routingOf } from "./routed-path"
@@ -86,7 +87,7 @@ export class ExpressPort implements RequestPort {
     return routingOf(this.native)
   }
   headers(): Headers {
-    return copyHeaders(this.native)
+    return headersOf(this.native)
   }
   /** `rateLimit.ip(req)` when configured, else `req.ip`, which follows the app's `trust proxy`. */
   clientIp(config: ResolvedConfig): string | null {

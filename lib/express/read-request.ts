@@ -1,7 +1,7 @@
 /** Reads a Node/Express request once: its origin, URL, headers and body, under the rules of `toWebRequest`. */
-import type { IncomingMessage } from "node:http"
 import { httpError, readRequestBody } from "./body"
 import type { HttpError } from "./body"
+import { headersOf } from "./node-headers"
 import { originOf, type OriginRequest } from "./origin"
 
 /**
@@ -63,7 +63,7 @@ export async function readNodeRequest(
   options: ReadNodeRequestOptions = {},
 ): Promise<NodeRequestParts> {
   const url = urlOf(req, originOf(req, options.authUrl))
-  const headers = copyHeaders(req)
+  const headers = headersOf(req)
   const method = (req.method ?? "GET").toUpperCase()
   // The Fetch standard forbids some methods Node accepts (CONNECT, TRACE, TRACK): no Web Request can carry them.
   if (FORBIDDEN_METHODS.has(method)) throw httpError(400, "request.invalid.method", "Unsupported request method")
@@ -127,29 +127,4 @@ function pathOf(req: NodeRequest): string {
     // falls through to the error below
   }
   throw httpError(400, "request.invalid.url", "Invalid request target")
-}
-
-/**
- * The request's headers as a Web `Headers`: every value Node parsed, HTTP/2 pseudo-headers left out, and a value the
- * Fetch standard refuses dropped (it could not be forwarded).
- *
- * @example
- * ```ts
- * copyHeaders(req).get("user-agent")
- * ```
- */
-export function copyHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    // HTTP/2 pseudo-headers (":path", ...) are not headers of the message.
-    if (value === undefined || name.startsWith(":")) continue
-    for (const item of Array.isArray(value) ? value : [value]) {
-      try {
-        headers.append(name, item)
-      } catch {
-        // Node accepted a value the Fetch standard does not; such a header cannot be forwarded, so it is dropped.
-      }
-    }
-  }
-  return headers
 }
