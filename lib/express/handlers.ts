@@ -31,7 +31,9 @@ export function authHandlers(
 ): GatehouseHandlers {
   const handlers = function gatehouseHandlers(req: Request, res: ExpressResponse, next: NextFunction): void {
     const answer = async () => {
-      const runtime = await core.runtime(req)
+      // A fixed config's runtime is at hand: awaiting it anyway would cost every request a turn of the queue.
+      const pending = core.runtime(req)
+      const runtime = pending instanceof Promise ? await pending : pending
       // Express 4's wildcard mount `app.use("/auth/*")` hides where auth is mounted: then the mount is unknown.
       const at = req.baseUrl.replace(/\/+$/, "")
       const mount = { at: mountBasePath(req) === at ? at : undefined, pathname: req.originalUrl.split("?")[0] ?? "" }

@@ -157,6 +157,9 @@ describe("serializeCookie with the config's frozen options (attributes kept per 
     "semi;colon space",
     '"quoted"',
     "x".repeat(300),
+    // Values written as they are (encodeURIComponent's unreserved characters only): a JWE, and each such character.
+    "eyJhbGciOiJkaXIifQ..aXY.Y2lwaGVy.dGFn-_",
+    "AZaz09-_.!~*'()",
   ]
 
   it("writes exactly what `cookie` writes, for every cookie of the set and any value", () => {

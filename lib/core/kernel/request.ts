@@ -221,6 +221,44 @@ export async function parseRequestSource(source: RequestSource, basePath: string
 }
 
 /**
+ * The parsed request of `GET <basePath>/session` without a query, the read Auth.js clients poll, when `source` is one
+ * (else `undefined`): what {@link parseRequestSource} makes of it, without the general parse and its wait (issue 27).
+ *
+ * @example
+ * ```ts
+ * const request = sessionReadOf(source, "/auth") ?? (await parseRequestSource(source, "/auth"))
+ * ```
+ */
+export function sessionReadOf(source: RequestSource, basePath: string): AuthRequest | undefined {
+  const { url } = source
+  if (source.method !== "GET" || url.search !== "" || url.pathname !== `${basePath}/session`) return undefined
+  return sessionReadRequest(url, source.headers)
+}
+
+/**
+ * The parsed request of a session read (`GET <base>/session`, no query) at `url`, in the shape
+ * {@link parseRequestSource} gives every request.
+ *
+ * @example
+ * ```ts
+ * sessionReadRequest(new URL("https://app.example/auth/session"), new Headers()).action // "session"
+ * ```
+ */
+export function sessionReadRequest(url: URL, headers: Headers): AuthRequest {
+  return {
+    method: "GET",
+    url,
+    action: "session",
+    providerId: undefined,
+    headers,
+    query: {},
+    body: undefined,
+    cookies: parseCookieHeader(headers.get("cookie")),
+    error: undefined,
+  }
+}
+
+/**
  * The body cap of the route a request names: the `bodyLimit` of its row for a POST under `basePath`, else
  * `undefined`. For framework layers that read the body before the core does, so they stop where the route would.
  *

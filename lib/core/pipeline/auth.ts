@@ -12,7 +12,13 @@ import { createLogger } from "../../logger"
 import type { ResolvedConfig } from "../kernel/config/types"
 import { sharedRuntime, type ConfigRuntime } from "./runtime"
 import { createContext, requestOrigin, type TrustedCall } from "../kernel/context"
-import { parseRequestSource, sourceOfRequest, type AuthRequest, type RequestSource } from "../kernel/request"
+import {
+  parseRequestSource,
+  sessionReadOf,
+  sourceOfRequest,
+  type AuthRequest,
+  type RequestSource,
+} from "../kernel/request"
 import { isValidCallbackUrl } from "../kernel/redirect"
 import { route } from "./router"
 import { policyOf } from "../kernel/routes"
@@ -38,7 +44,7 @@ import {
   unknownRouteAnswer,
 } from "./error-answers"
 import { isTokenSignIn } from "../kernel/bearer"
-import { nativeRefusal, nativeStart } from "../methods/native/start"
+import { isNativeStart, nativeRefusal, nativeStart } from "../methods/native/start"
 import { passwordErrorAnswer } from "../methods/password/routes"
 import type { raw } from "../../symbols"
 import type { AuthConfig, Awaitable } from "../kernel/types"
@@ -85,7 +91,9 @@ export async function pipeline(
   const { logger } = config
   const { origin, cookies } = requestOrigin(config, authRequest.url)
   // tokens.md T2.3: a native start's callbackUrl is an app URI, checked against native.redirectUris alone.
-  const native = options.trusted ? undefined : await nativeStart(config, authRequest, origin)
+  // Checked before the call: awaiting a start that is not one would cost every request a turn of the queue.
+  const native =
+    options.trusted || !isNativeStart(config, authRequest) ? undefined : await nativeStart(config, authRequest, origin)
   if (native && "refused" in native) return nativeRefusal(config, origin, native.refused)
   if (native) authRequest = { ...authRequest, query: { ...authRequest.query, callbackUrl: native.continuation } }
   // An invalid explicit `callbackUrl` is the caller's mistake (400), not a server error.
@@ -182,7 +190,7 @@ export async function answerRequest(
 ): Promise<Outcome> {
   let authRequest: AuthRequest
   try {
-    authRequest = await parseRequestSource(source, config.basePath)
+    authRequest = sessionReadOf(source, config.basePath) ?? (await parseRequestSource(source, config.basePath))
   } catch (error) {
     config.logger.error(error as Error)
     // A path that names no route: a browser gets a page saying so; any other unreadable request stays JSON.

@@ -6,7 +6,7 @@ import type { ResolvedConfig } from "../kernel/config/types"
 import { requestOrigin } from "../kernel/context"
 import { serializeCookie } from "../kernel/cookies/jar"
 import { resolveCsrf } from "../kernel/csrf"
-import type { AuthRequest } from "../kernel/request"
+import { sessionReadRequest } from "../kernel/request"
 import { serializeResult, type SerializedResult } from "../kernel/response"
 import { policyOf } from "../kernel/routes"
 import { pipeline } from "./auth"
@@ -38,15 +38,9 @@ export async function cookielessSessionRead(
   const known = store.get(config.basePath, origin)
   if (known) return fromKept(config, known)
   const url = new URL(`${origin}${config.basePath}/session`)
-  const authRequest: AuthRequest = {
-    method: "GET",
-    url,
-    action: "session",
-    headers: new Headers(),
-    query: {},
-    cookies: Object.create(null) as Record<string, string>,
-  }
-  const outcome = await pipeline(runtime, config, authRequest, { webRequest: () => new Request(url) })
+  const outcome = await pipeline(runtime, config, sessionReadRequest(url, new Headers()), {
+    webRequest: () => new Request(url),
+  })
   if (outcome instanceof Response) return outcome
   const answer = serializeResult(outcome.result, outcome.jar)
   const kept = answer.status === 200 && !limitedOnGet ? keep(config, origin, answer) : undefined

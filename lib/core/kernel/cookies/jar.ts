@@ -20,11 +20,14 @@ export function serializeCookie(cookie: OutgoingCookie): string {
   const { name, value, options } = cookie
   const known = Object.isFrozen(options) ? attributesOf(options, name) : undefined
   // The value as `cookie` writes it with its default encoder, whose output never holds what a cookie value cannot.
-  if (known !== undefined) return `${name}=${value ? encodeURIComponent(value) : ""}${known}`
+  if (known !== undefined) return `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}${known}`
   // `serialize(name, value, options)` would build `{ ...options, name, value }` inside `cookie`: its object form with
   // the same object made here writes the same header without the slow path of that spread (with-keys.ts).
   return stringifySetCookie(withKeys(options, { name, value }), options)
 }
+
+/** A value `encodeURIComponent` leaves as it is (its unreserved characters only; also the empty value). */
+const UNRESERVED = /^[\w.!~*'()-]*$/
 
 /**
  * The attributes (`; Path=/; HttpOnly; ...`) `cookie` writes for a frozen options object, which cannot change: the
