@@ -107,10 +107,13 @@ export function sendSerialized(
   res.statusCode = answer.status
   const cookies: string[] = []
   for (const [name, value] of answer.headers) {
-    if (name.toLowerCase() === "set-cookie") cookies.push(value)
+    if (name === "Set-Cookie" || name.toLowerCase() === "set-cookie") cookies.push(value)
     else res.setHeader(name, value)
   }
-  if (cookies.length > 0) res.setHeader("set-cookie", [...existingCookies(res), ...cookies])
+  if (cookies.length > 0) {
+    const existing = existingCookies(res)
+    res.setHeader("set-cookie", existing.length === 0 ? cookies : [...existing, ...cookies])
+  }
   if (answer.body === null) {
     res.end()
     return

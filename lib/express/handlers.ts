@@ -35,7 +35,7 @@ export function authHandlers(
       const pending = core.runtime(req)
       const runtime = pending instanceof Promise ? await pending : pending
       // Express 4's wildcard mount `app.use("/auth/*")` hides where auth is mounted: then the mount is unknown.
-      const at = req.baseUrl.replace(/\/+$/, "")
+      const at = req.baseUrl.endsWith("/") ? req.baseUrl.replace(/\/+$/, "") : req.baseUrl
       const mount = { at: mountBasePath(req) === at ? at : undefined, pathname: req.originalUrl.split("?")[0] ?? "" }
       const answered = await core.handle(new ExpressPort(req, res), runtime, core.mounted(runtime, mount))
       if (answered instanceof globalThis.Response) await sendWebResponse(answered, res)

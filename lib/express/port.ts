@@ -95,7 +95,8 @@ export class ExpressPort implements RequestPort {
     const custom = config.rateLimit.ip
     return (custom ? custom(this.native) : this.native.ip) ?? null
   }
-  async read(config: ResolvedConfig, options: ReadOptions): Promise<RequestRead> {
+  /** Read at once when the request has no body (no wait on the hot path); else once the body is read. */
+  read(config: ResolvedConfig, options: ReadOptions): RequestRead | Promise<RequestRead> {
     warnAboutOrigin(this.native, config)
     const { bodyLimit } = options.userConfig as ExpressAuthOptions
     return readNodeRequest(this.native, { bodyLimit, authUrl: config.authUrl, capFor: options.capFor })

@@ -51,23 +51,35 @@ export interface ReadNodeRequestOptions extends ToWebRequestOptions {
 
 /**
  * Reads a Node/Express request under the rules of `toWebRequest` in `convert.ts` (same origin rule, headers, body and
- * errors), without building the `Request`.
+ * errors), without building the `Request`. A request without a body (GET, HEAD) is read at once, with no wait; one
+ * with a body resolves once the body is read.
  *
  * @example
  * ```ts
  * const { url, headers, body } = await readNodeRequest(req, { bodyLimit: 10_000 })
  * ```
  */
-export async function readNodeRequest(
+export function readNodeRequest(
   req: NodeRequest,
   options: ReadNodeRequestOptions = {},
-): Promise<NodeRequestParts> {
+): NodeRequestParts | Promise<NodeRequestParts> {
   const url = urlOf(req, originOf(req, options.authUrl))
   const headers = headersOf(req)
   const method = (req.method ?? "GET").toUpperCase()
   // The Fetch standard forbids some methods Node accepts (CONNECT, TRACE, TRACK): no Web Request can carry them.
   if (FORBIDDEN_METHODS.has(method)) throw httpError(400, "request.invalid.method", "Unsupported request method")
   if (method === "GET" || method === "HEAD") return { method, url, headers, body: null }
+  return withBody(req, options, method, url, headers)
+}
+
+/** The rest of {@link readNodeRequest} for a method that may carry a body. */
+async function withBody(
+  req: NodeRequest,
+  options: ReadNodeRequestOptions,
+  method: string,
+  url: URL,
+  headers: Headers,
+): Promise<NodeRequestParts> {
   const limit = limitOf(options)
   const cap = options.capFor?.(method, url)
   const capped = cap !== undefined && cap <= limit

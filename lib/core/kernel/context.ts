@@ -122,7 +122,8 @@ export function requestOrigin(
   url: URL,
 ): { origin: string; secure: boolean; cookies: CookiesOptions } {
   const origin = config.authUrl?.origin ?? url.origin
-  return { origin, ...cookieSet(config, url.protocol === "https:") }
+  const { secure, cookies } = cookieSet(config, url.protocol === "https:")
+  return { origin, secure, cookies }
 }
 
 /**

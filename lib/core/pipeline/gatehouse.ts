@@ -212,10 +212,11 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
       if (kept && !(config.session.bearer && port.headers().has("authorization"))) {
         return cookielessSessionRead(rt, config, config.authUrl?.origin ?? port.origin())
       }
-      const read = await port.read(config, {
+      const pending = port.read(config, {
         userConfig: rt.config,
         capFor: (method, url) => routeBodyLimit(method, url.pathname, config.basePath),
       })
+      const read = pending instanceof Promise ? await pending : pending
       const { source, webRequest } = sourceOf(port.method, read)
       const clientIp = port.clientIp(config)
       return serialized(

@@ -40,8 +40,9 @@ export interface RequestPort {
   /**
    * Reads the request for the auth routes: a Web `Request` (its body is read by the core, capped), or its URL, headers
    * and body bytes (already read and limited by the edge). `userConfig` is the object the app passed (edge options).
+   * A read that needs no wait (no body) may answer at once instead of with a promise.
    */
-  read(config: ResolvedConfig, options: ReadOptions): Promise<RequestRead>
+  read(config: ResolvedConfig, options: ReadOptions): RequestRead | Promise<RequestRead>
   /** Writes (Express) or queues (Fetch) `Set-Cookie` values for this request's answer. */
   setCookies(values: string[], config: ResolvedConfig): void
   /** Sets headers on this request's answer (a re-issued bearer session's `X-Auth-Token`), where the edge can. */
