@@ -19,7 +19,8 @@ const PLAIN_VALUE = /^(?:[^\0\t\n\r \u0100-\uffff](?:[^\0\n\r\u0100-\uffff]*[^\0
  * The request's headers as a Web `Headers`, equal to {@link copyHeaders}'s copy for every read. When every name is
  * lowercase (as Node's parser gives them), reads look the name up in `req.headers` and use a value that `Headers`
  * would keep unchanged as it is; anything else (a value an app's middleware set as a number or array, or with a
- * character `Headers` refuses or trims, an HTTP/2 pseudo-header, a mixed-case name) is read from the full copy.
+ * character `Headers` refuses or trims, an HTTP/2 pseudo-header, a mixed-case name) is read from the full copy. Reads
+ * see `req.headers` as it is when they are made (a copy kept it as it was when made).
  *
  * @example
  * ```ts
