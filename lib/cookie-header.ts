@@ -13,7 +13,7 @@
  * ```
  */
 export function parseCookieHeader(header: string | null | undefined): Record<string, string> {
-  const out: Record<string, string> = Object.create(null) as Record<string, string>
+  const out = new CookieRecord()
   if (!header) return out
   for (const pair of header.split(";")) {
     const eq = pair.indexOf("=")
@@ -26,6 +26,14 @@ export function parseCookieHeader(header: string | null | undefined): Record<str
   }
   return out
 }
+
+/**
+ * A record that inherits no key (`"constructor" in record` is false, `record.__proto__ = x` is an own key) and stays
+ * in V8's fast mode: an `Object.create(null)` object is a dictionary from the start, where setting a key read from the
+ * header cost about 0.5 µs per request (issue 27).
+ */
+const CookieRecord = function CookieRecord() {} as unknown as new () => Record<string, string>
+CookieRecord.prototype = Object.create(null) as object
 
 function trimOWS(s: string): string {
   let start = 0

@@ -51,7 +51,10 @@ export function parserProperties(): FuzzProperty[] {
           ),
           (header) => {
             const parsed = parseCookieHeader(header as string)
-            assert.equal(Object.getPrototypeOf(parsed), null)
+            // No inherited key: the record's prototype is an empty object with no prototype of its own.
+            const proto = Object.getPrototypeOf(parsed) as object
+            assert.equal(Object.getPrototypeOf(proto), null)
+            assert.equal(Reflect.ownKeys(proto).length, 0)
             for (const [name, value] of Object.entries(parsed)) {
               assert.ok(name.length > 0 && !name.includes(";") && !name.includes("="), `bad name ${name}`)
               assert.equal(typeof value, "string")

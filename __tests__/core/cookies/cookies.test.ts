@@ -18,6 +18,18 @@ describe("parseCookieHeader", () => {
     expect(Object.keys(parsed)).toContain("\u00a0__Host-authjs.csrf-token")
   })
 
+  it("inherits no key: a cookie named like an Object member is an own value, and an absent one reads undefined", () => {
+    const parsed = parseCookieHeader("__proto__=x; constructor=y; toString=z; hasOwnProperty=w")
+    expect(Object.keys(parsed)).toEqual(["__proto__", "constructor", "toString", "hasOwnProperty"])
+    expect(parsed["__proto__"]).toBe("x")
+    expect(parsed.constructor).toBe("y")
+    const plain = parseCookieHeader("a=1")
+    expect("constructor" in plain).toBe(false)
+    expect("toString" in plain).toBe(false)
+    expect((plain as Record<string, unknown>)["__proto__"]).toBeUndefined()
+    expect({ ...plain }).toEqual({ a: "1" })
+  })
+
   it("ignores legacy $Version attributes as ordinary names and survives malformed input", () => {
     expect(parseCookieHeader("$Version=1; a=%ZZ; ;=; b")).toEqual({ $Version: "1", a: "%ZZ" })
     expect(parseCookieHeader(undefined)).toEqual({})
