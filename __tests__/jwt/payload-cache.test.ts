@@ -40,6 +40,25 @@ describe("createPayloadCache", () => {
     expect([1, 2, 3, 4].map((n) => cache.get(`t${n}`, 0))).toEqual([undefined, 2, 33, 4])
   })
 
+  it("answers only the exact token: another token with the same end shares the slot and is never answered from it", () => {
+    const cache = createPayloadCache<string>()
+    const tail = "T".repeat(40)
+    const first = `header.one.${tail}`
+    const forged = `header.two.${tail}`
+    cache.set(first, "first", 1000)
+    expect(cache.get(forged, 0)).toBeUndefined()
+    // A miss on the forged token leaves the real entry in place.
+    expect(cache.get(first, 0)).toBe("first")
+    // The later of two tokens with the same end takes the slot; the other is then a miss (decoded again), not a wrong hit.
+    cache.set(forged, "forged", 1000)
+    expect(cache.get(forged, 0)).toBe("forged")
+    expect(cache.get(first, 0)).toBeUndefined()
+    // Short tokens are their own slot.
+    cache.set("ab", "short", 1000)
+    expect(cache.get("ab", 0)).toBe("short")
+    expect(cache.get("b", 0)).toBeUndefined()
+  })
+
   it("backs the session cache, which keeps frozen copies", () => {
     const cache = createSessionCache(2)
     const payload = { sub: "u", exp: 1000 }

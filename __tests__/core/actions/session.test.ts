@@ -89,6 +89,42 @@ describe("GET /session (JWT)", () => {
     expect(calls.event[0]).toMatchObject({ session: { expires }, token: expect.objectContaining({ sub: "u1" }) })
   })
 
+  it("without a jwt callback, the session event and a custom encode get their own copy of the token to change", async () => {
+    // The read uses the cached (frozen) payload itself when the jwt callback is the default: whatever it hands on must
+    // be a copy, or a listener that writes to it would throw, or change what the next read sees.
+    const seen: Array<Record<string, unknown>> = []
+    const config = credentialsConfig({
+      events: {
+        session: ({ token }) => {
+          ;(token as Record<string, unknown>).touched = (Number(token.touched) || 0) + 1
+          seen.push(token)
+        },
+      },
+      jwt: {
+        encode: async (params) => {
+          ;(params.token as Record<string, unknown>).encoded = true
+          return encode(params)
+        },
+      },
+    })
+    jest.useFakeTimers({ now: new Date("2026-01-01T00:00:00Z"), doNotFake: ["nextTick", "setImmediate"] })
+    const token = await encode({ token: { name: "Ada", sub: "u1" }, secret: SECRET, salt: SALT })
+    const read = () => Auth(makeRequest("/auth/session", { cookies: { [SALT]: token } }), config)
+    // Two fresh reads (the second from the cache), then one past updateAge that re-issues through the custom encode.
+    for (const at of ["2026-01-01T00:01:00Z", "2026-01-01T00:02:00Z", "2026-01-03T00:00:00Z"]) {
+      jest.setSystemTime(new Date(at))
+      const response = await read()
+      expect(await response.json()).toMatchObject({ user: { name: "Ada" } })
+    }
+    expect(seen.map((t) => t.touched)).toEqual([1, 1, 1])
+    expect(seen[0]).not.toBe(seen[1])
+    const reissued = setCookies(await read()).get(SALT)
+    expect(reissued).toBeDefined()
+    const payload = await decode({ token: reissued!.value, secret: SECRET, salt: SALT })
+    expect(payload).toMatchObject({ sub: "u1", encoded: true })
+    expect(payload).not.toHaveProperty("touched")
+  })
+
   it("no cookie → null with no-cache headers", async () => {
     const response = await Auth(makeRequest("/auth/session"), credentialsConfig())
     expectNoCacheJson(response)

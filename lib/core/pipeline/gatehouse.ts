@@ -139,7 +139,6 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
 
   /** The session context of a server-side call on `port`, sharing the request's memory of who is signed in. */
   const contextOf = (port: RequestPort, rt: ConfigRuntime, config: ResolvedConfig): SessionContext => {
-    const bearer = config.session.bearer ? carriedBearer(port.headers()) : undefined
     return serverSessionContext(
       config,
       {
@@ -147,7 +146,7 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
         cookie: port.cookie,
         userAgent: port.userAgent,
         clientIp: () => port.clientIp(config) ?? null,
-        ...(bearer ? { bearer } : {}),
+        bearer: config.session.bearer ? carriedBearer(port.headers()) : undefined,
       },
       { sessionCache: rt.sessionCache, memo: memoryOf(port.native).principal },
     )

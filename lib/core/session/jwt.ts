@@ -122,16 +122,19 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
   const payload = (result.principal as JwtPrincipal).token
   const cookieValue = (ctx.bearer?.token ?? stored.value) as string
   try {
-    // The default `jwt` callback returns the token it is given: without the user's own, the copy is the result.
-    const returned =
+    // The default `jwt` callback returns the token it is given: without the user's own, the payload is the result. It
+    // is the cache's frozen object, read here; whatever is handed on (encode, the session event) gets a copy.
+    const token =
       config.callbacks.jwt === defaultCallbacks.jwt
-        ? { ...payload }
-        : await config.callbacks.jwt(
-            options.update
-              ? { token: { ...payload }, session: options.update.data, trigger: "update" }
-              : { token: { ...payload }, session: undefined },
+        ? payload
+        : claimsKept(
+            payload,
+            await config.callbacks.jwt(
+              options.update
+                ? { token: { ...payload }, session: options.update.data, trigger: "update" }
+                : { token: { ...payload }, session: undefined },
+            ),
           )
-    const token = returned === null || returned === undefined ? returned : keepClaims(payload, returned)
     if (token === null || token === undefined) {
       clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
       return null
@@ -144,11 +147,11 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       (config.hasJwtCallback && changed(payload, token)) ||
       (mayHoldOlderSecrets(config) && (await sealedWithOlderSecret(ctx, cookieValue)))
     const expires = reissue
-      ? new Date(Date.now() + cappedLifetime(token, config.session.maxAge) * 1000)
-      : new Date((payload.exp ?? nowSeconds()) * 1000)
+      ? new Date(Date.now() + cappedLifetime(token, config.session.maxAge) * 1000).toISOString()
+      : isoSeconds(payload.exp ?? nowSeconds())
     const base = {
       user: { name: token.name, email: token.email, image: token.picture },
-      expires: expires.toISOString(),
+      expires,
     }
     // The default `session` callback answers this same shape: without the user's own, `base` is the session.
     const session =
@@ -166,8 +169,10 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
       }
       if (session && typeof session === "object") (session as Session).error = "RefreshTokenError"
     }
-    if (reissue) await writeJwtSession(ctx, token, stored.present)
-    if (config.events.session !== noEvent) await config.events.session({ session: session as Session, token })
+    if (reissue) await writeJwtSession(ctx, token === payload ? { ...payload } : token, stored.present)
+    if (config.events.session !== noEvent) {
+      await config.events.session({ session: session as Session, token: token === payload ? { ...payload } : token })
+    }
     return session as Session
   } catch (error) {
     if (options.failOnOutage && isServiceUnavailable(error)) throw error
@@ -175,6 +180,21 @@ export async function readJwtSession(ctx: SessionContext, options: SessionReadOp
     clearSessionCookie(ctx.jar, stored.present, cookies.sessionToken.options)
     return null
   }
+}
+
+/**
+ * `seconds` (since the epoch) as an ISO date, the last one kept: a session that is not re-issued answers its token's
+ * `exp`, the same for every read of one cookie, and formatting a date costs more than the rest of the answer.
+ */
+let lastIso: { seconds: number; iso: string } | undefined
+function isoSeconds(seconds: number): string {
+  if (lastIso?.seconds !== seconds) lastIso = { seconds, iso: new Date(seconds * 1000).toISOString() }
+  return lastIso.iso
+}
+
+/** What a `jwt` callback returned, with the token's own claim kept ({@link keepClaims}); `null`/`undefined` as is. */
+function claimsKept(payload: JWT, returned: JWT | null | undefined): JWT | null | undefined {
+  return returned === null || returned === undefined ? returned : keepClaims(payload, returned)
 }
 
 function changed(before: JWT, after: JWT): boolean {

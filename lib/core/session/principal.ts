@@ -133,7 +133,9 @@ async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
   if (!value) return { ok: false, reason: bearer ? "invalid" : "none", cookie }
   let token: JWT
   try {
-    token = await decodeSessionToken(ctx, value)
+    const decoded = decodeSessionToken(ctx, value)
+    // A cached payload comes back at once: no wait on the hot path.
+    token = decoded instanceof Promise ? await decoded : decoded
   } catch (error) {
     const reason = expectedDecodeFailures[(error as Error).message]
     if (reason === undefined) {
@@ -270,20 +272,25 @@ async function databasePrincipal(ctx: SessionContext): Promise<PrincipalResult> 
 
 /**
  * Decodes a session token with the config's decoder; the built-in one goes through the runtime's cache of decrypted
- * payloads (by exact cookie value, never past `exp`). Throws when it does not decode.
+ * payloads (by exact cookie value, never past `exp`), and a cached payload is answered at once. Throws (or rejects)
+ * when it does not decode.
  */
-async function decodeSessionToken(ctx: SessionContext, token: string): Promise<JWT> {
+function decodeSessionToken(ctx: SessionContext, token: string): JWT | Promise<JWT> {
   const { config } = ctx
   const salt = ctx.cookies.sessionToken.name
   if (config.jwt.decode !== builtinDecode) {
-    const payload = await config.jwt.decode({ token, secret: config.secret, salt })
-    if (!payload) throw new Error("Invalid JWT")
-    return payload
+    return Promise.resolve(config.jwt.decode({ token, secret: config.secret, salt })).then(present)
   }
   const cached = ctx.sessionCache?.get(token, Math.floor(Date.now() / 1000))
   if (cached) return cached
-  const payload = await decodeOrThrow({ token, secret: config.secret, salt })
+  return decodeOrThrow({ token, secret: config.secret, salt }).then((payload) => {
+    const decoded = present(payload)
+    ctx.sessionCache?.set(token, decoded)
+    return decoded
+  })
+}
+
+function present(payload: JWT | null | undefined): JWT {
   if (!payload) throw new Error("Invalid JWT")
-  ctx.sessionCache?.set(token, payload)
   return payload
 }
