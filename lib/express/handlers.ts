@@ -2,7 +2,7 @@
 import type { NextFunction, Request, Response as ExpressResponse } from "express"
 import type { Gatehouse } from "../core/pipeline/gatehouse"
 import { sendSerialized, sendWebResponse } from "./convert"
-import { mountBasePath } from "./mount"
+import { mountBasePath, withoutTrailingSlashes } from "./mount"
 import { ExpressPort } from "./port"
 import type { GatehouseHandlers } from "./types"
 
@@ -35,8 +35,13 @@ export function authHandlers(
       const pending = core.runtime(req)
       const runtime = pending instanceof Promise ? await pending : pending
       // Express 4's wildcard mount `app.use("/auth/*")` hides where auth is mounted: then the mount is unknown.
-      const at = req.baseUrl.endsWith("/") ? req.baseUrl.replace(/\/+$/, "") : req.baseUrl
-      const mount = { at: mountBasePath(req) === at ? at : undefined, pathname: req.originalUrl.split("?")[0] ?? "" }
+      const at = withoutTrailingSlashes(req.baseUrl)
+      const target = req.originalUrl
+      const query = target.indexOf("?")
+      const mount = {
+        at: mountBasePath(req) === at ? at : undefined,
+        pathname: query === -1 ? target : target.slice(0, query),
+      }
       const answered = await core.handle(new ExpressPort(req, res), runtime, core.mounted(runtime, mount))
       if (answered instanceof globalThis.Response) await sendWebResponse(answered, res)
       else sendSerialized(answered, res)

@@ -14,7 +14,7 @@ import { isRoute, providerActions } from "../core/pipeline/gatehouse"
  * ```
  */
 export function mountBasePath(req: { baseUrl: string; path: string; originalUrl: string }): string {
-  if (req.path !== "/" && req.path !== "") return req.baseUrl.replace(/\/+$/, "")
+  if (req.path !== "/" && req.path !== "") return withoutTrailingSlashes(req.baseUrl)
   const pathname = req.originalUrl.split("?")[0] ?? ""
   const segments = pathname.split("/").filter(Boolean)
   const n = segments.length
@@ -22,7 +22,12 @@ export function mountBasePath(req: { baseUrl: string; path: string; originalUrl:
   const previous = segments[n - 2]
   if (previous !== undefined && isRoute(previous) && providerActions.has(previous)) at = n - 2
   else if (n >= 1 && isRoute(segments[n - 1]!)) at = n - 1
-  if (at === -1) return req.baseUrl.replace(/\/+$/, "")
+  if (at === -1) return withoutTrailingSlashes(req.baseUrl)
   const base = segments.slice(0, at).join("/")
   return base ? `/${base}` : ""
+}
+
+/** `path` without its trailing slashes (the regular expression runs only when there is one). */
+export function withoutTrailingSlashes(path: string): string {
+  return path.endsWith("/") ? path.replace(/\/+$/, "") : path
 }

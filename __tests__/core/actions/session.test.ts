@@ -96,8 +96,9 @@ describe("GET /session (JWT)", () => {
     const config = credentialsConfig({
       events: {
         session: ({ token }) => {
-          ;(token as Record<string, unknown>).touched = (Number(token.touched) || 0) + 1
-          seen.push(token)
+          const given = token as Record<string, unknown>
+          given.touched = (Number(given.touched) || 0) + 1
+          seen.push(given)
         },
       },
       jwt: {

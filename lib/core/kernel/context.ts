@@ -10,7 +10,6 @@ import { resolveCsrf } from "./csrf"
 import type { AuthRequest } from "./request"
 import type { SessionCache } from "./token-cache"
 import type { CookiesOptions } from "./types"
-import { withKeys } from "../../with-keys"
 
 export interface RequestContext {
   readonly config: ResolvedConfig
@@ -168,9 +167,22 @@ export async function createContext(
     }
   }
   const jar = new CookieJar()
+  const trusted = options.trusted !== undefined && trustedCalls.has(options.trusted)
+  const tokenAnswer = options.tokenAnswer === true
+  const bearer = config.session.bearer && policyOf(request.action).bearer ? carriedBearer(request.headers) : undefined
+  const { csrfToken, csrfVerified, callbackUrl } =
+    // A request identified by its bearer (T1.3), or a token sign-in (T1.4), reads no CSRF or callback-url cookie and
+    // sets none: its identity is the bearer or nobody, and nothing lands in a browser, so there is no CSRF to prevent.
+    bearer || tokenAnswer
+      ? { csrfToken: "", csrfVerified: true, callbackUrl: origin }
+      : // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
+        request.action === "providers" || request.action === "backchannel-logout"
+        ? { csrfToken: "", csrfVerified: trusted, callbackUrl: origin }
+        : await browserState(config, request, cookies, jar, origin, trusted)
   const { webRequest } = options
   let web: Request | undefined
-  const base = {
+  // One literal with every member (one object, no copy: keys added to a spread copy are slow, with-keys.ts).
+  return Object.freeze({
     config,
     request,
     webRequest: () => (web ??= typeof webRequest === "function" ? webRequest() : webRequest),
@@ -182,27 +194,27 @@ export async function createContext(
     provider,
     sessionCache: options.sessionCache,
     clientIp: options.clientIp,
-    bearer: config.session.bearer && policyOf(request.action).bearer ? carriedBearer(request.headers) : undefined,
-  }
-  const trusted = options.trusted !== undefined && trustedCalls.has(options.trusted)
-  if (trusted) Object.assign(base, { trusted: true })
-  // A request identified by its bearer (T1.3), or a token sign-in (T1.4), reads no CSRF or callback-url cookie and
-  // sets none: its identity is the bearer or nobody, and nothing lands in a browser, so there is no CSRF to prevent.
-  if (base.bearer || options.tokenAnswer) {
-    return Object.freeze(
-      withKeys(base, {
-        ...(options.tokenAnswer ? { tokenAnswer: true } : {}),
-        csrfToken: "",
-        csrfVerified: true,
-        callbackUrl: origin,
-      }),
-    )
-  }
-  // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
-  if (request.action === "providers" || request.action === "backchannel-logout") {
-    return Object.freeze(withKeys(base, { csrfToken: "", csrfVerified: trusted, callbackUrl: origin }))
-  }
+    bearer,
+    trusted,
+    tokenAnswer,
+    csrfToken,
+    csrfVerified,
+    callbackUrl,
+  })
+}
 
+/**
+ * The CSRF token and callback URL of a browser request, setting their cookies in `jar` when they change: the CSRF
+ * cookie when the request has none valid, the callback-url cookie when the URL differs from the one it carries.
+ */
+async function browserState(
+  config: ResolvedConfig,
+  request: AuthRequest,
+  cookies: CookiesOptions,
+  jar: CookieJar,
+  origin: string,
+  trusted: boolean,
+): Promise<{ csrfToken: string; csrfVerified: boolean; callbackUrl: string }> {
   let csrfToken = ""
   let csrfVerified = trusted || config.skipCSRFCheck
   if (!config.skipCSRFCheck) {
@@ -216,14 +228,12 @@ export async function createContext(
     csrfVerified = trusted || csrf.verified
     if (csrf.cookie) jar.set(cookies.csrfToken.name, csrf.cookie, cookies.csrfToken.options)
   }
-
   const fromRequest = request.body?.callbackUrl ?? request.query.callbackUrl
   const fromCookie = request.cookies[cookies.callbackUrl.name]
   const candidate = typeof fromRequest === "string" && fromRequest ? fromRequest : fromCookie
   const callbackUrl = candidate ? await config.callbacks.redirect({ url: candidate, baseUrl: origin }) : origin
   if (callbackUrl !== fromCookie) jar.set(cookies.callbackUrl.name, callbackUrl, cookies.callbackUrl.options)
-  // Not `{ ...base, csrfToken, ... }`: keys added after a leading spread are slow on every request (with-keys.ts).
-  return Object.freeze(withKeys(base, { csrfToken, csrfVerified, callbackUrl }))
+  return { csrfToken, csrfVerified, callbackUrl }
 }
 
 /**

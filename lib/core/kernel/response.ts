@@ -67,7 +67,7 @@ export interface SerializedResult {
  * ```
  */
 export function serializeResult(result: AuthResult, jar: CookieJar): SerializedResult {
-  const headers: [string, string][] = Object.entries(result.headers ?? {})
+  const headers = headerPairs(result.headers)
   if (result.redirect) {
     headers.push(["Location", result.redirect])
     // A callback URL can carry a code, state or email token: never leak it to the next site (BCP-08, ML-7).
@@ -80,6 +80,23 @@ export function serializeResult(result: AuthResult, jar: CookieJar): SerializedR
     body = result.headers?.["Content-Type"] === "application/json" ? JSON.stringify(result.body) : String(result.body)
   }
   return { status, headers, body }
+}
+
+/**
+ * The pairs of a result's headers, a new array each time. A frozen headers object (the shared headers of an answer
+ * given on every request, such as GET /session's) cannot change: its pairs are made once and copied.
+ */
+const frozenPairs = new WeakMap<object, readonly [string, string][]>()
+
+function headerPairs(headers: AuthResult["headers"]): [string, string][] {
+  if (headers === undefined) return []
+  if (!Object.isFrozen(headers)) return Object.entries(headers)
+  let pairs = frozenPairs.get(headers)
+  if (pairs === undefined) {
+    pairs = Object.entries(headers).map((pair) => Object.freeze(pair) as [string, string])
+    frozenPairs.set(headers, pairs)
+  }
+  return pairs.slice()
 }
 
 /**

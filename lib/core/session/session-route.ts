@@ -30,8 +30,13 @@ export async function sessionAction(ctx: RequestContext): Promise<AuthResult> {
   const reissue = ctx.config.session.strategy === "jwt" ? "throttled" : "always"
   // An outage answers 503 (the Auth.js client reads a failed /session as no session, and may retry), not `null`.
   const session = await readSession(slice, { reissue, failOnOutage: true })
-  return { headers: withKeys(readHeaders, reissuedTokenHeaders(slice)), body: session }
+  const reissued = reissuedTokenHeaders(slice)
+  // A cookie read (nearly every one) answers the shared frozen headers: the wire form caches their pairs.
+  return { headers: reissued === NONE ? readHeaders : withKeys(readHeaders, reissued), body: session }
 }
+
+/** No headers: what {@link reissuedTokenHeaders} answers for a cookie request, shared and frozen. */
+const NONE: Readonly<Record<string, string>> = Object.freeze({})
 
 /** The headers of every GET /session answer, made once (a spread adding keys is slow on every request: with-keys.ts). */
 const readHeaders: Readonly<Record<string, string>> = Object.freeze({ ...jsonHeaders, ...noCacheHeaders })
@@ -47,6 +52,6 @@ const readHeaders: Readonly<Record<string, string>> = Object.freeze({ ...jsonHea
  */
 export function reissuedTokenHeaders(ctx: Pick<SessionContext, "bearer" | "tokenOut">): Record<string, string> {
   const out = ctx.bearer ? ctx.tokenOut : undefined
-  if (!out?.token) return {}
+  if (!out?.token) return NONE
   return { "X-Auth-Token": out.token, "X-Auth-Token-Expires": String(out.expires), "Cache-Control": "no-store" }
 }
