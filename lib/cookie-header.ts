@@ -58,6 +58,8 @@ export interface StoredSessionCookie {
   present: string[]
 }
 
+const DOT = 46
+
 /**
  * Reads the session cookie `name` from parsed request cookies: either `name` itself or the chunks `name.0..n-1`.
  * A mix of both, or a gap in the chunks, yields no value (and every piece is reported so it gets cleared).
@@ -68,9 +70,9 @@ export interface StoredSessionCookie {
  * ```
  */
 export function readSessionCookie(cookies: Record<string, string>, name: string): StoredSessionCookie {
-  const chunks: [number, string][] = []
+  // The chunk list is made only when a chunk is seen: nearly every request carries one plain cookie or none.
+  let chunks: [number, string][] | undefined
   const present: string[] = []
-  const chunkPrefix = `${name}.`
   // Own keys only (`for...in` without building an entries array: this runs on every session read).
   for (const cookieName in cookies) {
     if (!Object.hasOwn(cookies, cookieName)) continue
@@ -78,15 +80,16 @@ export function readSessionCookie(cookies: Record<string, string>, name: string)
       present.push(cookieName)
       continue
     }
-    if (!cookieName.startsWith(chunkPrefix)) continue
+    // `<name>.<index>`: the dot is checked before the name, without building the prefix.
+    if (cookieName.charCodeAt(name.length) !== DOT || !cookieName.startsWith(name)) continue
     const value = cookies[cookieName]!
     const suffix = cookieName.slice(name.length + 1)
     // A chunk suffix is a canonical decimal index (no sign, no leading zeros), as the writer emits them.
     if (!/^(?:0|[1-9][0-9]{0,3})$/.test(suffix)) continue
     present.push(cookieName)
-    if (value) chunks.push([Number(suffix), value])
+    if (value) (chunks ??= []).push([Number(suffix), value])
   }
-  if (chunks.length === 0) return { value: cookies[name] || undefined, present }
+  if (chunks === undefined) return { value: cookies[name] || undefined, present }
   if (present.includes(name)) return { value: undefined, present }
   chunks.sort((a, b) => a[0] - b[0])
   if (chunks.some(([index], i) => index !== i)) return { value: undefined, present }

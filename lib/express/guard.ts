@@ -5,7 +5,7 @@
 import { IncomingMessage } from "node:http"
 import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from "express"
 import type { Session } from "../core"
-import { wantsJson, type AccessVerdict, type Gatehouse } from "../core/pipeline/gatehouse"
+import { wantsJson, type AccessVerdict, type Gatehouse, type ResolvedConfig } from "../core/pipeline/gatehouse"
 import { sendWebResponse } from "./convert"
 import { warnUnreadIsAuthenticated } from "./origin-warnings"
 import { ExpressPort } from "./port"
@@ -131,39 +131,68 @@ export function requireAuthOf(guarded: Guarded): GatehouseInstance["requireAuth"
  * if (await gate(gatehouse, req, res, { requireSession: true })) next()
  * ```
  */
-export async function gate(
+export function gate(gatehouse: Gatehouse, req: Request, res: ExpressResponse, options: GateOptions): Promise<boolean> {
+  try {
+    // A fixed config's runtime is at hand: waiting for it anyway would cost the hot path a turn of the queue.
+    const runtime = gatehouse.runtime(req)
+    if (runtime instanceof Promise) {
+      return runtime.then((rt) => gateWith(gatehouse, gatehouse.resolved(rt), req, res, options))
+    }
+    return gateWith(gatehouse, gatehouse.resolved(runtime), req, res, options)
+  } catch (error) {
+    return Promise.reject(error as Error)
+  }
+}
+
+/** {@link gate} once the config is known: one wait (the session read) on the hot path, no more. */
+function gateWith(
   gatehouse: Gatehouse,
+  config: ResolvedConfig,
   req: Request,
   res: ExpressResponse,
   options: GateOptions,
 ): Promise<boolean> {
   const port = new ExpressPort(req, res)
-  // A fixed config's runtime is at hand: awaiting it anyway would cost the hot path a turn of the event loop's queue.
-  const runtime = gatehouse.runtime(req)
-  const config = gatehouse.resolved(runtime instanceof Promise ? await runtime : runtime)
-  const session = await gatehouse.session(port)
-  attachSession(req, res, session)
-  // `requireAuth`'s own `authorize` option, on a request the deny rule let through: without one (or without a
-  // session) nothing more runs, and no further asynchronous step is taken.
-  const authorizeOption = (): boolean | Promise<boolean> => {
-    const authorize = options.authorize
-    if (!session || !authorize) return true
-    return Promise.resolve(authorize(session, req)).then((allowed) => {
-      if (allowed) return true
-      render(res, { kind: "deny", status: 403, json: wantsJson(port.headers()) })
-      return false
-    })
-  }
-  // Without an `authorized` callback a pass needs neither the URL nor a copy of the headers (the hot path).
-  if (config.userAuthorized === undefined && (session || !options.requireSession)) return authorizeOption()
+  return gatehouse.session(port).then((session) => {
+    attachSession(req, res, session)
+    // Without an `authorized` callback a pass needs neither the URL nor a copy of the headers (the hot path), and
+    // without `requireAuth`'s own `authorize` option (or a session for it to judge) nothing more runs.
+    if (config.userAuthorized === undefined && (session || !options.requireSession)) {
+      return session && options.authorize ? authorizeOption(port, res, session, options.authorize) : true
+    }
+    return decided(gatehouse, port, res, session, options)
+  })
+}
 
+/** The deny rule through the core (the `authorized` callback, or a request without the session it requires). */
+async function decided(
+  gatehouse: Gatehouse,
+  port: ExpressPort,
+  res: ExpressResponse,
+  session: Session | null,
+  options: GateOptions,
+): Promise<boolean> {
   const verdict = await gatehouse.decide(port, session, options)
-  if (verdict.kind === "pass") return authorizeOption()
+  if (verdict.kind === "pass") {
+    return session && options.authorize ? authorizeOption(port, res, session, options.authorize) : true
+  }
   if (verdict.kind === "response") {
     await sendWebResponse(verdict.response, res)
     return false
   }
   render(res, verdict)
+  return false
+}
+
+/** `requireAuth`'s own `authorize` option, on a request the deny rule let through: 403 when it says no. */
+async function authorizeOption(
+  port: ExpressPort,
+  res: ExpressResponse,
+  session: Session,
+  authorize: NonNullable<GateOptions["authorize"]>,
+): Promise<boolean> {
+  if (await authorize(session, port.native)) return true
+  render(res, { kind: "deny", status: 403, json: wantsJson(port.headers()) })
   return false
 }
 

@@ -170,15 +170,35 @@ export async function createContext(
   const trusted = options.trusted !== undefined && trustedCalls.has(options.trusted)
   const tokenAnswer = options.tokenAnswer === true
   const bearer = config.session.bearer && policyOf(request.action).bearer ? carriedBearer(request.headers) : undefined
-  const { csrfToken, csrfVerified, callbackUrl } =
+  let csrfToken = ""
+  let csrfVerified: boolean
+  let callbackUrl = origin
+  if (bearer || tokenAnswer) {
     // A request identified by its bearer (T1.3), or a token sign-in (T1.4), reads no CSRF or callback-url cookie and
     // sets none: its identity is the bearer or nobody, and nothing lands in a browser, so there is no CSRF to prevent.
-    bearer || tokenAnswer
-      ? { csrfToken: "", csrfVerified: true, callbackUrl: origin }
-      : // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
-        request.action === "providers" || request.action === "backchannel-logout"
-        ? { csrfToken: "", csrfVerified: trusted, callbackUrl: origin }
-        : await browserState(config, request, cookies, jar, origin, trusted)
+    csrfVerified = true
+  } else if (request.action === "providers" || request.action === "backchannel-logout") {
+    // The back-channel receiver is called server to server: it reads no CSRF or callback-url cookie and sets none.
+    csrfVerified = trusted
+  } else {
+    csrfVerified = trusted || config.skipCSRFCheck
+    if (!config.skipCSRFCheck) {
+      const csrf = resolveCsrf({
+        secret: config.secret,
+        cookieValue: request.cookies[cookies.csrfToken.name],
+        isPost: request.method === "POST",
+        bodyToken: request.body?.csrfToken,
+      })
+      csrfToken = csrf.token
+      csrfVerified = trusted || csrf.verified
+      if (csrf.cookie) jar.set(cookies.csrfToken.name, csrf.cookie, cookies.csrfToken.options)
+    }
+    const fromRequest = request.body?.callbackUrl ?? request.query.callbackUrl
+    const fromCookie = request.cookies[cookies.callbackUrl.name]
+    const candidate = typeof fromRequest === "string" && fromRequest ? fromRequest : fromCookie
+    if (candidate) callbackUrl = await config.callbacks.redirect({ url: candidate, baseUrl: origin })
+    if (callbackUrl !== fromCookie) jar.set(cookies.callbackUrl.name, callbackUrl, cookies.callbackUrl.options)
+  }
   const { webRequest } = options
   let web: Request | undefined
   // One literal with every member (one object, no copy: keys added to a spread copy are slow, with-keys.ts).
@@ -201,39 +221,6 @@ export async function createContext(
     csrfVerified,
     callbackUrl,
   })
-}
-
-/**
- * The CSRF token and callback URL of a browser request, setting their cookies in `jar` when they change: the CSRF
- * cookie when the request has none valid, the callback-url cookie when the URL differs from the one it carries.
- */
-async function browserState(
-  config: ResolvedConfig,
-  request: AuthRequest,
-  cookies: CookiesOptions,
-  jar: CookieJar,
-  origin: string,
-  trusted: boolean,
-): Promise<{ csrfToken: string; csrfVerified: boolean; callbackUrl: string }> {
-  let csrfToken = ""
-  let csrfVerified = trusted || config.skipCSRFCheck
-  if (!config.skipCSRFCheck) {
-    const csrf = resolveCsrf({
-      secret: config.secret,
-      cookieValue: request.cookies[cookies.csrfToken.name],
-      isPost: request.method === "POST",
-      bodyToken: request.body?.csrfToken,
-    })
-    csrfToken = csrf.token
-    csrfVerified = trusted || csrf.verified
-    if (csrf.cookie) jar.set(cookies.csrfToken.name, csrf.cookie, cookies.csrfToken.options)
-  }
-  const fromRequest = request.body?.callbackUrl ?? request.query.callbackUrl
-  const fromCookie = request.cookies[cookies.callbackUrl.name]
-  const candidate = typeof fromRequest === "string" && fromRequest ? fromRequest : fromCookie
-  const callbackUrl = candidate ? await config.callbacks.redirect({ url: candidate, baseUrl: origin }) : origin
-  if (callbackUrl !== fromCookie) jar.set(cookies.callbackUrl.name, callbackUrl, cookies.callbackUrl.options)
-  return { csrfToken, csrfVerified, callbackUrl }
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ResolvedConfig } from "../kernel/config/types"
 import { routeBodyLimit } from "../kernel/request"
 import type { SerializedResult } from "../kernel/response"
 import type { AuthConfig, Awaitable, Session } from "../kernel/types"
-import { readServerSession, serverSessionContext } from "../session"
+import { readServerSessionOnly, serverSessionContext } from "../session"
 import type { PrincipalMemo, SessionContext } from "../session/types"
 import { reissuedTokenHeaders } from "../session/session-route"
 import { carriedBearer } from "../kernel/bearer"
@@ -171,10 +171,10 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
   const readSession = async (port: RequestPort, rt: ConfigRuntime): Promise<Session | null> => {
     const config = resolved(rt)
     const ctx = contextOf(port, rt, config)
-    const state = await readServerSession(ctx)
-    port.setCookies(state.setCookies, config)
+    const session = await readServerSessionOnly(ctx)
+    port.setCookies(ctx.jar.toHeaders(), config)
     sendReissuedToken(port, ctx)
-    return state.session
+    return session
   }
 
   const callRequest = (port: RequestPort, config: ResolvedConfig): ServerCallRequest => {

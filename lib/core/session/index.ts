@@ -99,13 +99,23 @@ export async function getSessionState(
  * ```
  */
 export async function readServerSession(ctx: SessionContext): Promise<SessionState> {
-  const { config, jar } = ctx
-  let session: Session | null
-  try {
-    session = await readSession(ctx, { reissue: "throttled" })
-  } catch (error) {
-    config.logger.error(error as Error)
-    session = null
-  }
-  return { session, setCookies: jar.toHeaders() }
+  const session = await readServerSessionOnly(ctx)
+  return { session, setCookies: ctx.jar.toHeaders() }
+}
+
+/**
+ * {@link readServerSession} without the cookies: the session, or `null` (an error is logged), leaving what it set in
+ * `ctx.jar` for the caller to send.
+ *
+ * @example
+ * ```ts
+ * const session = await readServerSessionOnly(ctx)
+ * port.setCookies(ctx.jar.toHeaders(), config)
+ * ```
+ */
+export function readServerSessionOnly(ctx: SessionContext): Promise<Session | null> {
+  return readSession(ctx, { reissue: "throttled" }).catch((error: unknown) => {
+    ctx.config.logger.error(error as Error)
+    return null
+  })
 }

@@ -150,9 +150,20 @@ async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
     // With the token: stopping or signing out names the impersonation that expired (`impersonation.stopped`).
     return { ok: false, reason: "expired", cookie, token }
   }
-  const ended = await endedElsewhere(ctx, token)
-  if (ended.error !== undefined) return { ok: false, reason: "error", cookie, error: ended.error }
-  if (ended.reason !== undefined) return { ok: false, reason: ended.reason, cookie, token }
+  // Whether the session was ended elsewhere: one store round trip (none for a token without marks to look up).
+  const marks = markerKeysOf(token)
+  if (marks.all.length > 0) {
+    let values: Array<string | null>
+    try {
+      values = await config.store.get(marks.all)
+    } catch (error) {
+      const coded = error instanceof AdapterError ? error : adapterError("store.get", error)
+      config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: coded }))
+      return { ok: false, reason: "error", cookie, error: coded }
+    }
+    const ended = endedBy(marks, values)
+    if (ended !== undefined) return { ok: false, reason: ended, cookie, token }
+  }
   const sub = typeof token.sub === "string" && token.sub !== "" ? token.sub : undefined
   const at = claimsOf(token)?.at
   const principal: JwtPrincipal = {
@@ -165,37 +176,25 @@ async function jwtPrincipal(ctx: SessionContext): Promise<PrincipalResult> {
 }
 
 /**
- * Whether the session of this token was ended elsewhere, in one store round trip: `revoked` when the user signed out
- * everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs existed, is below the
- * `sess-nbf:<h(sub)>` watermark, or the old `sess-nbf:<sub>`) or this one session was ended (`sess-end:<h(sub|se)>`,
- * or the old `sess-end:<sub>:<se>`); `backchannel` when its OP ended it (a `sid` marker, or a `sub` watermark at or
- * after its auth time). A store failure is logged and comes back coded as `error`.
+ * Whether the session of a token was ended elsewhere, from the store's values for its {@link markerKeysOf} keys:
+ * `revoked` when the user signed out everywhere after it began (its epoch `__gh.se`, 0 for tokens issued before epochs
+ * existed, is below the `sess-nbf:<h(sub)>` watermark, or the old `sess-nbf:<sub>`) or this one session was ended
+ * (`sess-end:<h(sub|se)>`, or the old `sess-end:<sub>:<se>`); `backchannel` when its OP ended it (a `sid` marker, or a
+ * `sub` watermark at or after its auth time); `undefined` when it goes on.
  */
-async function endedElsewhere(
-  ctx: SessionContext,
-  token: JWT,
-): Promise<{ reason?: "revoked" | "backchannel"; error?: AdapterError }> {
-  const { own, all, idp, epoch } = markerKeysOf(token)
-  if (all.length === 0) return {}
-  let values: Array<string | null>
-  try {
-    values = await ctx.config.store.get(all)
-  } catch (error) {
-    const coded = error instanceof AdapterError ? error : adapterError("store.get", error)
-    ctx.config.logger.error(new JWTSessionError("The JWT session could not be read", { cause: coded }))
-    return { error: coded }
-  }
+function endedBy(marks: MarkerKeys, values: readonly (string | null)[]): "revoked" | "backchannel" | undefined {
+  const { own, idp, epoch } = marks
   if (own > 0) {
     const since = typeof epoch === "number" ? epoch : 0
     for (let i = 0; i < WATERMARKS; i++) {
       const watermark = values[i] ?? null
-      if (watermark !== null && since < Number(watermark)) return { reason: "revoked" }
+      if (watermark !== null && since < Number(watermark)) return "revoked"
     }
     for (let i = WATERMARKS; i < own; i++) {
-      if (values[i] !== null && values[i] !== undefined) return { reason: "revoked" }
+      if (values[i] !== null && values[i] !== undefined) return "revoked"
     }
   }
-  return idp && endedByMarkers(idp, values.slice(own)) ? { reason: "backchannel" } : {}
+  return idp && endedByMarkers(idp, values.slice(own)) ? "backchannel" : undefined
 }
 
 /** How many of a token's own marks are watermarks: the form of {@link sessionWatermarkKey} and the old one, first. */

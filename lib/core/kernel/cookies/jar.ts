@@ -67,12 +67,12 @@ function isDeletion(cookie: OutgoingCookie): boolean {
  * ```
  */
 export class CookieJar {
-  readonly #cookies = new Map<string, OutgoingCookie>()
-  // Made on first use: most jars (every session read) never keep a cookie on error.
+  // Both made on first use: most jars (nearly every session read) never hold a cookie.
+  #cookies: Map<string, OutgoingCookie> | undefined
   #keptOnError: Set<string> | undefined
 
   set(name: string, value: string, options: SerializeOptions): void {
-    this.#cookies.set(name, { name, value, options })
+    ;(this.#cookies ??= new Map()).set(name, { name, value, options })
     this.#keptOnError?.delete(name)
   }
 
@@ -89,7 +89,7 @@ export class CookieJar {
   }
 
   list(): OutgoingCookie[] {
-    return [...this.#cookies.values()]
+    return this.#cookies === undefined ? [] : [...this.#cookies.values()]
   }
 
   /**
@@ -97,12 +97,14 @@ export class CookieJar {
    * known to be spent (single-use check cookies, a revoked session) must still be removed.
    */
   discardSets(): void {
-    for (const [name, cookie] of this.#cookies) {
-      if (!isDeletion(cookie) && !this.#keptOnError?.has(name)) this.#cookies.delete(name)
+    const cookies = this.#cookies
+    if (cookies === undefined) return
+    for (const [name, cookie] of cookies) {
+      if (!isDeletion(cookie) && !this.#keptOnError?.has(name)) cookies.delete(name)
     }
   }
 
   toHeaders(): string[] {
-    return this.#cookies.size === 0 ? [] : this.list().map(serializeCookie)
+    return this.#cookies === undefined || this.#cookies.size === 0 ? [] : this.list().map(serializeCookie)
   }
 }
