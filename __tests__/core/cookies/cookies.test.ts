@@ -1,7 +1,7 @@
 import { parseCookieHeader } from "../../../lib/cookie-header"
 import { defaultCookies, resolveCookies } from "../../../lib/core/kernel/cookies/names"
 import { serialize } from "cookie"
-import { CookieJar, serializeCookie } from "../../../lib/core/kernel/cookies/jar"
+import { CookieJar, encodedValue, serializeCookie } from "../../../lib/core/kernel/cookies/jar"
 import { readSessionCookie } from "../../../lib/cookie-header"
 import { CHUNK_SIZE, writeSessionCookie } from "../../../lib/core/kernel/cookies/session-store"
 import { Auth } from "../../../lib/core"
@@ -155,6 +155,21 @@ describe("serializeCookie", () => {
   })
 })
 
+describe("encodedValue", () => {
+  it("is encodeURIComponent for any value, in any order (the last general encoding is kept and must not leak)", () => {
+    const values = [
+      "https://app.example/",
+      "a|b",
+      "https://app.example/",
+      "é",
+      "ab|cd",
+      "https://other.example/",
+      "x y",
+    ]
+    for (const value of [...values, ...values.reverse()]) expect(encodedValue(value)).toBe(encodeURIComponent(value))
+  })
+})
+
 describe("serializeCookie with the config's frozen options (attributes kept per options object)", () => {
   const sets = [
     resolveCookies(true),
@@ -172,6 +187,14 @@ describe("serializeCookie with the config's frozen options (attributes kept per 
     // Values written as they are (encodeURIComponent's unreserved characters only): a JWE, and each such character.
     "eyJhbGciOiJkaXIifQ..aXY.Y2lwaGVy.dGFn-_",
     "AZaz09-_.!~*'()",
+    // A CSRF value (hex|hex, written with %7C without the general encoder), and near misses that take the general one.
+    `${"0123456789abcdef".repeat(4)}|${"fedcba9876543210".repeat(4)}`,
+    "ABCDEF|abcdef",
+    "ab||cd",
+    "|ab",
+    "ab|",
+    "ab|cd|ef",
+    "ab|c d",
   ]
 
   it("writes exactly what `cookie` writes, for every cookie of the set and any value", () => {

@@ -20,7 +20,7 @@ export function serializeCookie(cookie: OutgoingCookie): string {
   const { name, value, options } = cookie
   const known = Object.isFrozen(options) ? attributesOf(options, name) : undefined
   // The value as `cookie` writes it with its default encoder, whose output never holds what a cookie value cannot.
-  if (known !== undefined) return `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}${known}`
+  if (known !== undefined) return `${name}=${encodedValue(value)}${known}`
   // `serialize(name, value, options)` would build `{ ...options, name, value }` inside `cookie`: its object form with
   // the same object made here writes the same header without the slow path of that spread (with-keys.ts).
   return stringifySetCookie(withKeys(options, { name, value }), options)
@@ -28,6 +28,27 @@ export function serializeCookie(cookie: OutgoingCookie): string {
 
 /** A value `encodeURIComponent` leaves as it is (its unreserved characters only; also the empty value). */
 const UNRESERVED = /^[\w.!~*'()-]*$/
+
+/** A CSRF cookie value: two hex strings joined by `|`, which `encodeURIComponent` writes `%7C`. */
+const HEX_PAIR = /^[0-9a-f]+\|[0-9a-f]+$/
+
+/** The last value encoded the general way, and its encoding: the callback-url cookie repeats one URL. */
+let lastEncoded: { value: string; encoded: string } | undefined
+
+/**
+ * `value` as `cookie` writes it with its default encoder (`encodeURIComponent`), whose output never holds what a
+ * cookie value cannot; the values every auth answer sets (a JWE, a CSRF value, the callback URL) without the general
+ * encoder on each request.
+ */
+export function encodedValue(value: string): string {
+  if (UNRESERVED.test(value)) return value
+  if (HEX_PAIR.test(value)) {
+    const bar = value.indexOf("|")
+    return `${value.slice(0, bar)}%7C${value.slice(bar + 1)}`
+  }
+  if (lastEncoded?.value !== value) lastEncoded = { value, encoded: encodeURIComponent(value) }
+  return lastEncoded.encoded
+}
 
 /**
  * The attributes (`; Path=/; HttpOnly; ...`) `cookie` writes for a frozen options object, which cannot change: the
