@@ -158,7 +158,7 @@ function gateWith(
     // Without an `authorized` callback a pass needs neither the URL nor a copy of the headers (the hot path), and
     // without `requireAuth`'s own `authorize` option (or a session for it to judge) nothing more runs.
     if (config.userAuthorized === undefined && (session || !options.requireSession)) {
-      return session && options.authorize ? authorizeOption(port, res, session, options.authorize) : true
+      return passed(port, res, session, options)
     }
     return decided(gatehouse, port, res, session, options)
   })
@@ -173,9 +173,7 @@ async function decided(
   options: GateOptions,
 ): Promise<boolean> {
   const verdict = await gatehouse.decide(port, session, options)
-  if (verdict.kind === "pass") {
-    return session && options.authorize ? authorizeOption(port, res, session, options.authorize) : true
-  }
+  if (verdict.kind === "pass") return passed(port, res, session, options)
   if (verdict.kind === "response") {
     await sendWebResponse(verdict.response, res)
     return false
@@ -184,7 +182,17 @@ async function decided(
   return false
 }
 
-/** `requireAuth`'s own `authorize` option, on a request the deny rule let through: 403 when it says no. */
+/** A request the deny rule let through: `true`, or what `requireAuth`'s own `authorize` option says of its session. */
+function passed(
+  port: ExpressPort,
+  res: ExpressResponse,
+  session: Session | null,
+  options: GateOptions,
+): boolean | Promise<boolean> {
+  return session && options.authorize ? authorizeOption(port, res, session, options.authorize) : true
+}
+
+/** `requireAuth`'s own `authorize` option: 403 when it says no. */
 async function authorizeOption(
   port: ExpressPort,
   res: ExpressResponse,
