@@ -126,6 +126,23 @@ describe("GET /session (JWT)", () => {
     expect(payload).not.toHaveProperty("touched")
   })
 
+  it("answers each token's own expiry when reads of tokens with different expiries alternate", async () => {
+    // The ISO date of a token's `exp` is kept for the last value only: alternating tokens must never get each other's.
+    const config = credentialsConfig()
+    const tokens = await Promise.all(
+      [3600, 7200].map((maxAge) => encode({ token: { name: "Ada", sub: "u1" }, secret: SECRET, salt: SALT, maxAge })),
+    )
+    const expiries = await Promise.all(
+      tokens.map(async (token) => (await decode({ token, secret: SECRET, salt: SALT }))!.exp as number),
+    )
+    expect(expiries[0]).not.toBe(expiries[1])
+    for (const i of [0, 1, 0, 0, 1, 1, 0]) {
+      const response = await Auth(makeRequest("/auth/session", { cookies: { [SALT]: tokens[i]! } }), config)
+      const body = (await response.json()) as { expires: string }
+      expect(body.expires).toBe(new Date(expiries[i]! * 1000).toISOString())
+    }
+  })
+
   it("no cookie → null with no-cache headers", async () => {
     const response = await Auth(makeRequest("/auth/session"), credentialsConfig())
     expectNoCacheJson(response)
