@@ -53,6 +53,21 @@ describe.each(versions)("%s", (_name, express) => {
     expect(home.body.again).toBe(true)
   })
 
+  it("GET /auth/session with a session cookie and a Host no origin can be made from: 400, no cookie, no crash", async () => {
+    // A request without a body is read with no wait: its bad Host is refused synchronously inside the handler, and
+    // must still reach the error handler as a 400 (never a 500, an unhandled rejection, or a session answer).
+    const a = app()
+    const jar = await signIn(a)
+    for (const host of ["bad host", "evil.example/x", "a@evil.example"]) {
+      const res = await request(a).get("/auth/session").set("Host", host).set("Cookie", cookieHeader(jar))
+      expect(res.status).toBe(400)
+      expect(res.headers["set-cookie"]).toBeUndefined()
+      expect(res.body).toEqual({ error: "Invalid Host header" })
+    }
+    const good = await request(a).get("/auth/session").set("Cookie", cookieHeader(jar))
+    expect(good.body.user).toEqual({ name: "Ada", email: "ada@x.test" })
+  })
+
   it.each([
     [
       "/auth",
