@@ -1,10 +1,11 @@
 /**
  * Drives load with autocannon, either in a child process (the default: the load generator gets its own event loop
- * and its own core) or in this process (`BENCH_LOADGEN=inprocess`).
+ * and its own core; one process for every run, bench/loadgen-worker.ts) or in this process (`BENCH_LOADGEN=inprocess`).
  */
-import { spawn } from "node:child_process"
+import { spawn, type ChildProcess } from "node:child_process"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
+import { createInterface } from "node:readline"
 import autocannon from "autocannon"
 
 export type LoadgenMode = "child" | "inprocess"
@@ -65,45 +66,84 @@ function toResult(summary: AutocannonSummary): LoadResult {
   return { rps: seconds > 0 ? total / seconds : 0, total, seconds, non2xx: summary.non2xx, errors: summary.errors, p99 }
 }
 
+// The load generator process: started on the first run and kept for every later one, so a run pays no process start-up
+// (about 0.4 s of node and autocannon loading on a 2-core VM) and runs can be short enough to alternate two cases
+// many times. It keeps the benchmark alive only while a run is pending.
 // `npm run bench` runs from the package root; resolving from there works whether tsx loads this file as CJS or ESM.
-const CLI = resolve(process.cwd(), "node_modules", "autocannon", "autocannon.js")
+const WORKER = resolve(process.cwd(), "bench", "loadgen-worker.ts")
+
+interface Worker {
+  child: ChildProcess
+  pending: Map<number, { resolve: (result: LoadResult) => void; reject: (error: Error) => void }>
+  nextId: number
+}
+
+let worker: Worker | undefined
+
+function startWorker(): Worker {
+  if (!existsSync(WORKER)) throw new Error(`load generator not found at ${WORKER}; run from the project root`)
+  const child = spawn(process.execPath, ["--import", "tsx", WORKER], { stdio: ["pipe", "pipe", "pipe"] })
+  const started: Worker = { child, pending: new Map(), nextId: 1 }
+  let stderr = ""
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    const message = JSON.parse(line) as { id: number; summary?: unknown; error?: string }
+    const waiting = started.pending.get(message.id)
+    if (!waiting) return
+    started.pending.delete(message.id)
+    if (started.pending.size === 0) hold(started, false)
+    if (message.error !== undefined) waiting.reject(new Error(`autocannon failed: ${message.error}`))
+    else if (!isSummary(message.summary))
+      waiting.reject(new Error(`unexpected autocannon result: ${line.slice(0, 200)}`))
+    else waiting.resolve(toResult(message.summary))
+  })
+  child.on("exit", (code) => {
+    if (worker === started) worker = undefined
+    for (const waiting of started.pending.values())
+      waiting.reject(new Error(`the load generator exited (${code}): ${stderr.trim().slice(-2000)}`))
+    started.pending.clear()
+  })
+  hold(started, false)
+  return started
+}
+
+/** Whether the worker keeps this process alive: only while a run is pending, so an idle worker never does. */
+function hold(target: Worker, on: boolean): void {
+  // The pipes are sockets (`ref`/`unref` exist on them at run time; the stream types do not declare them).
+  const pipes = [target.child.stdin, target.child.stdout, target.child.stderr] as unknown as {
+    ref(): void
+    unref(): void
+  }[]
+  for (const handle of [target.child, ...pipes]) {
+    if (on) handle.ref()
+    else handle.unref()
+  }
+}
 
 function runChild(options: LoadOptions): Promise<LoadResult> {
-  if (!existsSync(CLI))
-    return Promise.reject(new Error(`autocannon CLI not found at ${CLI}; run from the project root`))
-  const args = [CLI, "--json", "--no-progress", "-c", String(options.connections), "-p", String(options.pipelining)]
-  if (options.method) args.push("-m", options.method)
-  if (options.body !== undefined) args.push("-b", options.body)
-  if (options.amount !== undefined) args.push("-a", String(options.amount))
-  else args.push("-d", String(options.duration ?? 5))
-  for (const [name, value] of Object.entries(options.headers)) args.push("-H", `${name}=${value}`)
-  args.push(options.url)
-
+  let current: Worker
+  try {
+    current = worker ??= startWorker()
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)))
+  }
+  const id = current.nextId++
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-    child.on("error", reject)
-    child.on("close", (code) => {
-      if (code !== 0) {
-        reject(new Error(`autocannon exited with ${code}: ${stderr.trim()}`))
-        return
-      }
-      try {
-        const parsed: unknown = JSON.parse(stdout)
-        if (!isSummary(parsed)) throw new Error("unexpected autocannon JSON")
-        resolvePromise(toResult(parsed))
-      } catch (error) {
-        reject(new Error(`could not read autocannon output (${String(error)}): ${stdout.slice(0, 200)}`))
-      }
-    })
+    current.pending.set(id, { resolve: resolvePromise, reject })
+    hold(current, true)
+    current.child.stdin!.write(`${JSON.stringify({ id, options: autocannonOptions(options) })}\n`)
   })
 }
 
-async function runInProcess(options: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({
+/** Stops the load generator process, if one was started (the benchmark's servers can then close promptly). */
+export function stopLoadgen(): void {
+  worker?.child.kill()
+  worker = undefined
+}
+
+/** The options autocannon is given, in either mode. */
+function autocannonOptions(options: LoadOptions): autocannon.Options {
+  return {
     url: options.url,
     headers: options.headers,
     ...(options.method ? { method: options.method } : {}),
@@ -111,8 +151,11 @@ async function runInProcess(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     pipelining: options.pipelining,
     ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.duration ?? 5 }),
-  })
-  return toResult(result)
+  }
+}
+
+async function runInProcess(options: LoadOptions): Promise<LoadResult> {
+  return toResult(await autocannon(autocannonOptions(options)))
 }
 
 /** Runs one load test against `options.url`. */

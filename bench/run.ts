@@ -16,7 +16,7 @@ import { runInNewContext } from "node:vm"
 import { loadPackage } from "./package"
 import { coldStart, jwtOps } from "./micro"
 import { DATABASE_USER, startDatabaseCase, type DatabaseCase } from "./database"
-import { runLoad, type LoadgenMode, type LoadResult } from "./loadgen"
+import { runLoad, stopLoadgen, type LoadgenMode, type LoadResult } from "./loadgen"
 import { COOKIE_NAME, SECRET, startServers, stopServers, type BenchServer, type CaseId } from "./servers"
 
 interface Settings {
@@ -47,12 +47,14 @@ function readSettings(): Settings {
   const quick = process.env.BENCH_QUICK === "1"
   const mode = process.env.BENCH_LOADGEN ?? "child"
   if (mode !== "child" && mode !== "inprocess") throw new Error(`BENCH_LOADGEN must be child or inprocess, got ${mode}`)
-  const duration = envNumber("BENCH_DURATION", quick ? 1 : 3)
+  // Short runs, many rounds: on a VM whose speed moves within seconds, two cases measured 0.5 s apart see nearly the
+  // same machine, and the median of 30 per-round ratios is far steadier than that of 5 (bench/README.md).
+  const duration = envNumber("BENCH_DURATION", 0.5)
   return {
     quick,
     duration,
-    warmup: Math.min(duration, quick ? 1 : 2),
-    rounds: Math.round(envNumber("BENCH_ROUNDS", quick ? 3 : 5)),
+    warmup: quick ? 1 : 2,
+    rounds: Math.round(envNumber("BENCH_ROUNDS", quick ? 3 : 30)),
     amount: Math.round(envNumber("BENCH_AMOUNT", quick ? 10_000 : 100_000)),
     connections: Math.round(envNumber("BENCH_CONNECTIONS", 10)),
     pipelining: 1,
@@ -91,6 +93,17 @@ const median = (values: readonly number[]): number => {
   const mid = sorted.length >> 1
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
+
+/** The value at fraction `q` of the sorted values (nearest rank). */
+const quantile = (values: readonly number[], q: number): number => {
+  const sorted = [...values].sort((x, y) => x - y)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!
+}
+
+/** How a set of per-round values spread: min, the middle half (25th-75th percentile), max. */
+const spread = (values: readonly number[], digits: number): string =>
+  `${quantile(values, 0).toFixed(digits)} [${quantile(values, 0.25).toFixed(digits)}-` +
+  `${quantile(values, 0.75).toFixed(digits)}] ${quantile(values, 1).toFixed(digits)}`
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const signedMb = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mb(bytes)}`
@@ -217,8 +230,9 @@ async function main(): Promise<void> {
         timed.requests += result.total
       }
       runs.get(id)!.push(result)
-      process.stderr.write(`  round ${round} (${id}): ${Math.round(result.rps)} req/s\n`)
     }
+    const line = order.map((id) => `${id} ${Math.round(runs.get(id)!.at(-1)!.rps)}`).join(", ")
+    process.stderr.write(`  round ${round}/${settings.rounds} (req/s): ${line}\n`)
   }
 
   // Every line with a target, for the table at the end (the targets of the performance issues, in one place).
@@ -226,7 +240,7 @@ async function main(): Promise<void> {
   const medians = new Map<CaseId, number>()
   console.log(
     `${pad("case", 40)}${padLeft("median req/s", 14)}${padLeft("min", 9)}${padLeft("max", 9)}  non-2xx/errors  ` +
-      `${measureCpu ? "server CPU µs/req  " : ""}runs`,
+      `${measureCpu ? "server CPU µs/req  " : ""}runs: min [middle half] max`,
   )
   for (const id of order) {
     const results = runs.get(id)!
@@ -239,13 +253,13 @@ async function main(): Promise<void> {
       `${pad(`(${id}) ${server(id).label}`, 40)}${padLeft(Math.round(med).toString(), 14)}` +
         `${padLeft(Math.round(Math.min(...rps)).toString(), 9)}${padLeft(Math.round(Math.max(...rps)).toString(), 9)}` +
         `  ${pad(`${bad}/${errors}`, 14)}  ${measureCpu ? pad(Math.round(median(cpu.get(id)!)).toString(), 19) : ""}` +
-        `${rps.map((r) => Math.round(r)).join(" ")}`,
+        `${spread(rps, 0)}`,
     )
   }
   console.log()
 
-  // The headline ratio is the median of the per-round ratios: the cases of one round run seconds apart, so a change in
-  // background load between rounds cancels out. The ratio of the medians is printed beside it.
+  // The headline ratio is the median of the per-round ratios: the two cases of a target run back to back in one round,
+  // so a change in background load between rounds cancels out. The ratio of the medians is printed beside it.
   const perRound = (x: CaseId, y: CaseId) => runs.get(x)!.map((r, i) => r.rps / runs.get(y)![i]!.rps)
   // The same ratio from server CPU per request: the floor's cost over the case's, round by round (higher is faster).
   const perRoundCpu = (x: CaseId, y: CaseId) => cpu.get(y)!.map((c, i) => c / cpu.get(x)![i]!)
@@ -268,11 +282,11 @@ async function main(): Promise<void> {
       : []),
   ]
   const shown = ratios.filter((r) => has(r.x) && has(r.y))
-  // Wide enough for every round's ratio ("0.00 " each) and a space before the next column.
-  const roundsWidth = Math.max(15, settings.rounds * 5 + 1)
+  // "0.00 [0.00-0.00] 0.00" and a space before the next column.
+  const roundsWidth = 24
   console.log(
     `${pad("ratio", 36)}${padLeft("median", 7)}   ${pad("target", 27)}${pad("per round", roundsWidth)}${pad("of medians", 12)}` +
-      `${measureCpu ? "by server CPU (per round)" : ""}`,
+      `${measureCpu ? "by server CPU: median, per round" : ""}`,
   )
   for (const r of shown) {
     const rounds = perRound(r.x, r.y)
@@ -283,8 +297,8 @@ async function main(): Promise<void> {
     const byCpu = perRoundCpu(r.x, r.y)
     console.log(
       `${pad(r.name, 36)}${padLeft(value.toFixed(3), 7)}   ${pad(verdict(value, r.target), 27)}` +
-        `${pad(rounds.map((v) => v.toFixed(2)).join(" "), roundsWidth)}${pad(ofMedians.toFixed(3), 12)}` +
-        (measureCpu ? `${median(byCpu).toFixed(3)} (${byCpu.map((v) => v.toFixed(2)).join(" ")})` : ""),
+        `${pad(spread(rounds, 2), roundsWidth)}${pad(ofMedians.toFixed(3), 12)}` +
+        (measureCpu ? `${median(byCpu).toFixed(3)}  ${spread(byCpu, 2)}` : ""),
     )
   }
   console.log()
@@ -350,6 +364,7 @@ async function main(): Promise<void> {
       .join(" ")}`,
   )
 
+  stopLoadgen()
   await stopServers(servers)
   await db?.stop()
   console.log()
