@@ -45,22 +45,38 @@ async function limitBy(ctx: RequestContext, rule: RateLimitRuleName): Promise<vo
 }
 
 /**
- * Counts the request against the IP and session rules of its route row (`routes.ts`); throws `RateLimited` when one
- * is over its limit. Called by the router after the method, provider and CSRF checks, before the handler.
+ * The rules of a request's route row (`routes.ts`) that apply to it, in order: none for most requests (every session
+ * read), so the router waits for the limiter only when there is something to count.
  *
  * @example
  * ```ts
- * await limitRoute(ctx) // the 11th credentials POST from one IP within 60 s → RateLimited
+ * routeLimits(ctx) // ["credentials-ip"] for POST /callback/credentials; [] for GET /session
  * ```
  */
-export async function limitRoute(ctx: RequestContext): Promise<void> {
+export function routeLimits(ctx: RequestContext): RateLimitRuleName[] {
   const { action, method } = ctx.request
+  const rules: RateLimitRuleName[] = []
   for (const entry of policyOf(action).rateLimits ?? []) {
     if (!entry.methods.includes(method)) continue
     if (entry.providerType !== undefined && ctx.provider?.type !== entry.providerType) continue
     if (entry.segments !== undefined && !entry.segments.includes(ctx.request.providerId ?? "")) continue
     if (entry.pushing && (ctx.provider as { security?: { par?: boolean } } | undefined)?.security?.par !== true)
       continue
-    for (const rule of entry.rules) await limitBy(ctx, rule)
+    rules.push(...entry.rules)
   }
+  return rules
+}
+
+/**
+ * Counts the request against `rules` (its route row's, from {@link routeLimits}) by IP or by session; throws
+ * `RateLimited` when one is over its limit. Called by the router after the method, provider and CSRF checks, before
+ * the handler.
+ *
+ * @example
+ * ```ts
+ * await limitRoute(ctx, routeLimits(ctx)) // the 11th credentials POST from one IP within 60 s → RateLimited
+ * ```
+ */
+export async function limitRoute(ctx: RequestContext, rules: readonly RateLimitRuleName[]): Promise<void> {
+  for (const rule of rules) await limitBy(ctx, rule)
 }

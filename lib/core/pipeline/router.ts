@@ -21,7 +21,7 @@ import { sessionsAction } from "../session/sessions-route"
 import { accountRoute } from "./actions/account"
 import { adminAction } from "../methods/account/admin-routes"
 import { jsonHeaders } from "../kernel/response"
-import { limitRoute } from "./rate-limit"
+import { limitRoute, routeLimits } from "./rate-limit"
 import { forgetRejectedFields } from "../methods/credentials/callback"
 import { jwksAction, tokenAction } from "../methods/tokens/routes"
 import { nativeAction } from "../methods/native/confirm"
@@ -101,8 +101,10 @@ export async function route(ctx: RequestContext): Promise<AuthResult> {
   if (csrf === "post" && method === "POST" && !ctx.csrfVerified) {
     throw new MissingCSRF(`CSRF token was missing during an action ${action}`, { status: policy.csrfStatus ?? 400 })
   }
-  // Before any credential, email or authenticator work (E.2 rule 1).
-  await limitRoute(ctx)
+  // Before any credential, email or authenticator work (E.2 rule 1). A request no rule counts (every session read)
+  // does not wait a turn of the queue for nothing.
+  const limits = routeLimits(ctx)
+  if (limits.length > 0) await limitRoute(ctx, limits)
   const result = await handler(ctx)
   // Looked at only when the browser carries the refill cookie: most requests never pay for the check.
   const refill = ctx.request.cookies[ctx.cookies.credentialsRefill.name]
