@@ -87,7 +87,12 @@ function startWorker(): Worker {
   let stderr = ""
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
   createInterface({ input: child.stdout! }).on("line", (line) => {
-    const message = JSON.parse(line) as { id: number; summary?: unknown; error?: string }
+    let message: { id: number; summary?: unknown; error?: string }
+    try {
+      message = JSON.parse(line) as typeof message
+    } catch {
+      return // not an answer (a warning the runtime printed): answers are whole JSON lines
+    }
     const waiting = started.pending.get(message.id)
     if (!waiting) return
     started.pending.delete(message.id)

@@ -48,7 +48,7 @@ function readSettings(): Settings {
   const mode = process.env.BENCH_LOADGEN ?? "child"
   if (mode !== "child" && mode !== "inprocess") throw new Error(`BENCH_LOADGEN must be child or inprocess, got ${mode}`)
   // Short runs, many rounds: on a VM whose speed moves within seconds, two cases measured 0.5 s apart see nearly the
-  // same machine, and the median of 30 per-round ratios is far steadier than that of 5 (bench/README.md).
+  // same machine, and the median of 30 per-round ratios is steadier than that of 5 (bench/README.md).
   const duration = envNumber("BENCH_DURATION", 0.5)
   return {
     quick,
