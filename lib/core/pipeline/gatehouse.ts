@@ -9,7 +9,7 @@ import type { ResolvedConfig } from "../kernel/config/types"
 import { routeBodyLimit } from "../kernel/request"
 import type { SerializedResult } from "../kernel/response"
 import type { AuthConfig, Awaitable, Session } from "../kernel/types"
-import { readServerSessionOnly, serverSessionContext } from "../session"
+import { readServerSession, serverSessionContext } from "../session"
 import type { PrincipalMemo, SessionContext } from "../session/types"
 import { reissuedTokenHeaders } from "../session/session-route"
 import { carriedBearer } from "../kernel/bearer"
@@ -171,7 +171,7 @@ export function createGatehouse(input: GatehouseInput<never>): Gatehouse {
   const readSession = async (port: RequestPort, rt: ConfigRuntime): Promise<Session | null> => {
     const config = resolved(rt)
     const ctx = contextOf(port, rt, config)
-    const session = await readServerSessionOnly(ctx)
+    const session = await readServerSession(ctx)
     port.setCookies(ctx.jar.toHeaders(), config)
     sendReissuedToken(port, ctx)
     return session

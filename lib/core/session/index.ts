@@ -67,53 +67,18 @@ export function serverSessionContext(
   }
 }
 
-export interface SessionState {
-  session: Session | null
-  /** `Set-Cookie` header values to send (a refreshed or cleared session cookie), possibly empty. */
-  setCookies: string[]
-}
-
 /**
- * Reads the session of a request in-process, for server-side use (`getSession`, `requireAuth`): no Request is built,
- * the cookie is re-issued at most once per `session.updateAge`, and bad or missing cookies yield `null`.
+ * The session read of a server-side session context ({@link serverSessionContext}): the session, or `null` (an error
+ * is logged), the cookie re-issued at most once per `session.updateAge`; what it set stays in `ctx.jar` for the caller
+ * to send.
  *
  * @example
  * ```ts
- * const { session, setCookies } = await getSessionState(config, { secure: true, cookie: req.headers.cookie })
- * ```
- */
-export async function getSessionState(
-  config: ResolvedConfig,
-  request: ServerSessionRequest,
-  options: { sessionCache?: SessionCache; memo?: PrincipalMemo } = {},
-): Promise<SessionState> {
-  return readServerSession(serverSessionContext(config, request, options))
-}
-
-/**
- * The session read of a server-side session context ({@link serverSessionContext}), with the cookies to write.
- *
- * @example
- * ```ts
- * const { session, setCookies } = await readServerSession(serverSessionContext(config, { secure, cookie }))
- * ```
- */
-export async function readServerSession(ctx: SessionContext): Promise<SessionState> {
-  const session = await readServerSessionOnly(ctx)
-  return { session, setCookies: ctx.jar.toHeaders() }
-}
-
-/**
- * {@link readServerSession} without the cookies: the session, or `null` (an error is logged), leaving what it set in
- * `ctx.jar` for the caller to send.
- *
- * @example
- * ```ts
- * const session = await readServerSessionOnly(ctx)
+ * const session = await readServerSession(ctx)
  * port.setCookies(ctx.jar.toHeaders(), config)
  * ```
  */
-export function readServerSessionOnly(ctx: SessionContext): Promise<Session | null> {
+export function readServerSession(ctx: SessionContext): Promise<Session | null> {
   return readSession(ctx, { reissue: "throttled" }).catch((error: unknown) => {
     ctx.config.logger.error(error as Error)
     return null
