@@ -53,19 +53,22 @@ async function limitBy(ctx: RequestContext, rule: RateLimitRuleName): Promise<vo
  * routeLimits(ctx) // ["credentials-ip"] for POST /callback/credentials; [] for GET /session
  * ```
  */
-export function routeLimits(ctx: RequestContext): RateLimitRuleName[] {
+export function routeLimits(ctx: RequestContext): readonly RateLimitRuleName[] {
   const { action, method } = ctx.request
-  const rules: RateLimitRuleName[] = []
+  // Made on the first rule that applies: most requests get the shared empty list.
+  let rules: RateLimitRuleName[] | undefined
   for (const entry of policyOf(action).rateLimits ?? []) {
     if (!entry.methods.includes(method)) continue
     if (entry.providerType !== undefined && ctx.provider?.type !== entry.providerType) continue
     if (entry.segments !== undefined && !entry.segments.includes(ctx.request.providerId ?? "")) continue
     if (entry.pushing && (ctx.provider as { security?: { par?: boolean } } | undefined)?.security?.par !== true)
       continue
-    rules.push(...entry.rules)
+    ;(rules ??= []).push(...entry.rules)
   }
-  return rules
+  return rules ?? NO_RULES
 }
+
+const NO_RULES: readonly RateLimitRuleName[] = Object.freeze([])
 
 /**
  * Counts the request against `rules` (its route row's, from {@link routeLimits}) by IP or by session; throws
