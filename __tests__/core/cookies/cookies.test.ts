@@ -87,6 +87,17 @@ describe("session cookie chunking", () => {
     expect(readSessionCookie({ "s.x": "a", sx: "b" }, "s")).toEqual({ value: undefined, present: [] })
   })
 
+  it("a name that only looks like a chunk of the session cookie is neither read nor cleared", () => {
+    // Another cookie's chunk, the name with more after it, an empty, signed or zero-padded index, a name too short.
+    const lookalikes = { "t.0": "a", "sx.0": "b", "s.": "c", "s.+1": "d", "s.01": "e", "s.-0": "f", "": "g", x: "h" }
+    expect(readSessionCookie(lookalikes, "s")).toEqual({ value: undefined, present: [] })
+    expect(readSessionCookie({ ...lookalikes, s: "own" }, "s")).toEqual({ value: "own", present: ["s"] })
+    expect(readSessionCookie({ ...lookalikes, "s.0": "a", "s.1": "b" }, "s")).toEqual({
+      value: "ab",
+      present: ["s.0", "s.1"],
+    })
+  })
+
   it("reads only the record's own cookies, never an inherited (polluted) one", () => {
     const cookies = Object.assign(Object.create({ "s.0": "inherited" }) as Record<string, string>, { s: "own" })
     expect(readSessionCookie(cookies, "s")).toEqual({ value: "own", present: ["s"] })
